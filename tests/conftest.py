@@ -1,0 +1,61 @@
+"""Shared fixtures: a Playwright setup for Debian's chromium at phone size (390×844), and small builders
+for the objects most tests need."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+
+import pytest
+
+# Playwright runs an event loop in the test thread; the ORM refuses that unless told it is safe here.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic",
+]
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "viewport": {"width": 390, "height": 844}, "locale": "fi-FI"}
+
+
+@pytest.fixture
+def make_event(db):
+    from tournaments.models import Event, Season
+
+    counter = {"n": 0}
+
+    def make(**fields):
+        counter["n"] += 1
+        starts = fields.pop("starts_on", dt.date(2026, 12, 12))
+        defaults = {
+            "name": f"Testikisa {counter['n']}",
+            "slug": f"testikisa-{counter['n']}",
+            "season": Season.for_date(starts),
+            "starts_on": starts,
+            "ends_on": starts + dt.timedelta(days=1),
+        }
+        defaults.update(fields)
+        return Event.objects.create(**defaults)
+
+    return make
+
+
+@pytest.fixture
+def organiser(db, django_user_model):
+    return django_user_model.objects.create_user("organiser", password="salasana-1")
+
+
+@pytest.fixture
+def outsider(db, django_user_model):
+    """Logged in, but an organiser of some other event only."""
+    return django_user_model.objects.create_user("outsider", password="salasana-2")

@@ -1,0 +1,62 @@
+"""Prepare a demo season on an empty database; leave an existing one alone.
+
+Loads the demo clubs and players (fixtures/demo_registry.json) when there are no clubs yet, creates the
+demo accounts when they are missing, and creates the demo events when there are no events yet. Run it
+twice and nothing changes the second time.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments.models import Club, Event
+
+DEMO_ORGANISER = ("jarjestaja", "tuppi-demo-2026")
+DEMO_STAFF = ("liitto", "tuppi-liitto-2026")
+REGISTRY_FIXTURE = Path(settings.BASE_DIR) / "fixtures" / "demo_registry.json"
+
+
+class Command(BaseCommand):
+    help = "Load the demo season into an empty database (idempotent)."
+
+    def handle(self, *args, **options):
+        with transaction.atomic():
+            if not Club.objects.exists():
+                call_command("loaddata", str(REGISTRY_FIXTURE), verbosity=0)
+                self.stdout.write(f"Loaded demo clubs and players from {REGISTRY_FIXTURE.name}.")
+            organiser = self._user(*DEMO_ORGANISER, staff=False)
+            self._user(*DEMO_STAFF, staff=True)
+            if not Event.objects.exists():
+                self._events(organiser)
+        self.stdout.write(
+            f"Demo organiser: {DEMO_ORGANISER[0]} / {DEMO_ORGANISER[1]}; federation staff: "
+            f"{DEMO_STAFF[0]} / {DEMO_STAFF[1]}"
+        )
+
+    def _user(self, username: str, password: str, *, staff: bool):
+        User = get_user_model()
+        user = User.objects.filter(username=username).first()
+        if user is None:
+            user = User.objects.create_user(username=username, password=password)
+            user.is_staff = staff
+            user.is_superuser = staff
+            user.save()
+            user.user_permissions.add(Permission.objects.get(codename="add_event", content_type__app_label="tournaments"))
+            self.stdout.write(f"Created the demo account {username}.")
+        return user
+
+    def _events(self, organiser) -> None:
+        from tournaments.demo import create_demo_events
+
+        for event in create_demo_events(organiser, today=timezone.localdate()):
+            self.stdout.write(f"Created the demo event {event.name} ({event.slug}).")
+
+

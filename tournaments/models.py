@@ -1,0 +1,384 @@
+"""The facts of a Tuppi event: clubs, players, seasons, events, pairs, groups and matches.
+
+Models store facts (who entered, who came, what was drawn and scheduled); figures derived from them
+(results, standings, places) are computed by the pure rules core in ``scoring``. The database enforces
+the invariants it can (unique and check constraints); multi-row operations live in ``services``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+
+class Club(models.Model):
+    name = models.CharField(_("nimi"), max_length=100, unique=True)
+    short_name = models.CharField(_("lyhenne"), max_length=20, blank=True)
+    town = models.CharField(_("paikkakunta"), max_length=60, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("kerho")
+        verbose_name_plural = _("kerhot")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    first_name = models.CharField(_("etunimi"), max_length=60)
+    last_name = models.CharField(_("sukunimi"), max_length=60)
+    # The federation's member number. Newcomers may play before they have one, so it may be empty, but
+    # two players never share a number (NULLs are distinct in both SQLite and PostgreSQL).
+    member_number = models.CharField(_("jäsennumero"), max_length=20, unique=True, null=True, blank=True)
+    club = models.ForeignKey(
+        Club, verbose_name=_("kotikerho"), null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
+    )
+
+    class Meta:
+        ordering = ["last_name", "first_name"]
+        verbose_name = _("pelaaja")
+        verbose_name_plural = _("pelaajat")
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(first_name="") & ~Q(last_name=""), name="player_name_not_empty"
+            ),
+            models.CheckConstraint(condition=~Q(member_number=""), name="player_member_number_null_not_empty"),
+        ]
+        indexes = [models.Index(fields=["last_name", "first_name"])]
+
+    def __str__(self) -> str:
+        return self.full_name
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+
+class Season(models.Model):
+    """A season runs 1 August to 31 July (RULES.md §7)."""
+
+    start = models.DateField(_("alkaa"), unique=True)
+    # Cup settings (RULES.md §8): how many events count for each player; null = all (Decision).
+    best_n = models.PositiveSmallIntegerField(_("parhaat N kisaa"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-start"]
+        verbose_name = _("kausi")
+        verbose_name_plural = _("kaudet")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(start__month=8) & Q(start__day=1), name="season_starts_first_of_august"
+            ),
+            models.CheckConstraint(condition=Q(best_n__isnull=True) | Q(best_n__gte=1), name="season_best_n_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.start.year}–{self.start.year + 1}"
+
+    @property
+    def end(self) -> dt.date:
+        return dt.date(self.start.year + 1, 7, 31)
+
+    @staticmethod
+    def start_for(day: dt.date) -> dt.date:
+        year = day.year if day.month >= 8 else day.year - 1
+        return dt.date(year, 8, 1)
+
+    @classmethod
+    def for_date(cls, day: dt.date) -> Season:
+        season, _created = cls.objects.get_or_create(start=cls.start_for(day))
+        return season
+
+
+class SeasonClub(models.Model):
+    """The club a player represents for a whole season: the club of their first cup event (RULES.md §7)."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="player_clubs")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="season_clubs")
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="season_players")
+    first_event = models.ForeignKey("Event", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        verbose_name = _("kauden kerho")
+        verbose_name_plural = _("kauden kerhot")
+        constraints = [models.UniqueConstraint(fields=["season", "player"], name="one_club_per_player_season")]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.season}: {self.club}"
+
+
+class Transfer(models.Model):
+    """A club change during a season, confirmed by the federation board (RULES.md §7).
+
+    The player plays for the new club from ``confirmed_on``; the season's cup points still go to the
+    first club (``SeasonClub``).
+    """
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="transfers")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="transfers")
+    from_club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+", verbose_name=_("kerhosta"))
+    to_club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+", verbose_name=_("kerhoon"))
+    confirmed_on = models.DateField(_("hallituksen vahvistus"))
+
+    class Meta:
+        verbose_name = _("seurasiirto")
+        verbose_name_plural = _("seurasiirrot")
+        constraints = [
+            models.CheckConstraint(condition=~Q(from_club=F("to_club")), name="transfer_changes_club"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.from_club} → {self.to_club} ({self.confirmed_on})"
+
+
+class Event(models.Model):
+    class Kind(models.TextChoices):
+        CUP = "cup", _("cupin osakilpailu")
+        SUMMER = "summer", _("kesäkisa")
+        SM_PAIRS = "sm_pairs", _("SM-parikisa")
+        SM_TEAM = "sm_team", _("SM-joukkuekisa")
+        OTHER = "other", _("muu kisa")
+
+    class Format(models.TextChoices):
+        STANDARD = "standard", _("kaksipäiväinen (alkulohkot ja sunnuntai)")
+        ONE_STAGE = "one_stage", _("yksivaiheinen (lohkot ratkaisevat sijat)")
+
+    name = models.CharField(_("nimi"), max_length=120)
+    slug = models.SlugField(_("osoite"), max_length=80, unique=True)
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="events", verbose_name=_("kausi"))
+    starts_on = models.DateField(_("alkaa"))
+    ends_on = models.DateField(_("päättyy"))
+    venue = models.CharField(_("pelipaikka"), max_length=120, blank=True)
+    organising_club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="organised_events",
+        verbose_name=_("järjestävä kerho"),
+    )
+    kind = models.CharField(_("laji"), max_length=10, choices=Kind.choices, default=Kind.CUP)
+    format = models.CharField(_("muoto"), max_length=10, choices=Format.choices, default=Format.STANDARD)
+    # One-stage events: the organiser picks the group count (RULES.md §4, Decision on small events).
+    group_count = models.PositiveSmallIntegerField(_("lohkojen määrä"), null=True, blank=True)
+    # Planned deals per stage; an empty Saturday value means "by group size" (RULES.md §4).
+    deals_saturday = models.PositiveSmallIntegerField(_("jakoja alkulohkoissa"), null=True, blank=True)
+    deals_sunday = models.PositiveSmallIntegerField(_("jakoja sunnuntain lohkoissa"), default=16)
+    deals_placement = models.PositiveSmallIntegerField(_("jakoja sijoitusotteluissa"), default=16)
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="organised_events", verbose_name=_("järjestäjät")
+    )
+    # The draw (RULES.md §4, Decision): reproducible from the recorded seed, shown publicly with its time.
+    draw_seed = models.BigIntegerField(_("arvonnan siemen"), null=True, blank=True)
+    drawn_at = models.DateTimeField(_("arvottu"), null=True, blank=True)
+    drawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    finished_at = models.DateTimeField(_("päättynyt"), null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        verbose_name = _("kisa")
+        verbose_name_plural = _("kisat")
+        constraints = [
+            models.CheckConstraint(condition=Q(ends_on__gte=F("starts_on")), name="event_ends_after_start"),
+            models.CheckConstraint(
+                condition=Q(format="one_stage") | Q(group_count__isnull=True), name="event_group_count_one_stage_only"
+            ),
+            models.CheckConstraint(
+                condition=Q(group_count__isnull=True) | Q(group_count__gte=1), name="event_group_count_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(deals_saturday__isnull=True) | Q(deals_saturday__gte=1), name="event_deals_saturday_positive"
+            ),
+            models.CheckConstraint(condition=Q(deals_sunday__gte=1), name="event_deals_sunday_positive"),
+            models.CheckConstraint(condition=Q(deals_placement__gte=1), name="event_deals_placement_positive"),
+            models.CheckConstraint(
+                condition=Q(draw_seed__isnull=True, drawn_at__isnull=True)
+                | Q(draw_seed__isnull=False, drawn_at__isnull=False),
+                name="event_draw_seed_with_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("event", args=[self.slug])
+
+    @property
+    def status(self) -> str:
+        """upcoming, live or finished: derived from the dates and the draw, never stored."""
+        today = timezone.localdate()
+        if self.finished_at or self.ends_on < today:
+            return "finished"
+        if self.drawn_at or self.starts_on <= today:
+            return "live"
+        return "upcoming"
+
+    def get_status_display(self) -> str:
+        return str(STATUS_LABELS[self.status])
+
+    def can_organise(self, user) -> bool:
+        """Organiser pages need a login and a permission for this event."""
+        if not user.is_authenticated or not user.is_active:
+            return False
+        if user.is_superuser:
+            return True
+        return self.organisers.filter(pk=user.pk).exists()
+
+
+STATUS_LABELS = {
+    "upcoming": pgettext_lazy("event status", "tulossa"),
+    "live": pgettext_lazy("event status", "käynnissä"),
+    "finished": pgettext_lazy("event status", "päättynyt"),
+}
+
+
+class Pair(models.Model):
+    """A pair entered in one event, representing one club."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="pairs")
+    number = models.PositiveSmallIntegerField(_("numero"))
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="pairs", verbose_name=_("kerho"))
+    checked_in = models.BooleanField(_("paikalla"), default=False)
+    withdrawn_at = models.DateTimeField(_("luopunut"), null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        verbose_name = _("pari")
+        verbose_name_plural = _("parit")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="pair_number_unique_in_event"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="pair_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def players(self) -> list[Player]:
+        return [m.player for m in sorted(self.members.all(), key=lambda m: m.position)]
+
+    @property
+    def name(self) -> str:
+        names = [p.last_name for p in self.players]
+        return " – ".join(names) if names else f"#{self.number}"
+
+    @property
+    def full_name(self) -> str:
+        return " – ".join(p.full_name for p in self.players)
+
+    @property
+    def active(self) -> bool:
+        return self.withdrawn_at is None
+
+
+class PairMember(models.Model):
+    """One of a pair's two players. ``event`` is the pair's event, repeated here so that the database
+    itself refuses a player in two pairs of one event."""
+
+    pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="members")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="pair_memberships")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["pair", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="player_in_one_pair_per_event"),
+            models.UniqueConstraint(fields=["pair", "position"], name="pair_two_positions"),
+            models.UniqueConstraint(fields=["pair", "player"], name="pair_two_different_players"),
+            models.CheckConstraint(condition=Q(position__in=[1, 2]), name="pair_member_position_1_or_2"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.pair_id})"
+
+
+class Stage(models.TextChoices):
+    SATURDAY = "saturday", _("alkulohkot")
+    SUNDAY = "sunday", _("sunnuntain lohkot")
+    PLACEMENT = "placement", _("sijoitusottelut")
+
+
+class Group(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="groups")
+    stage = models.CharField(max_length=10, choices=Stage.choices, default=Stage.SATURDAY)
+    name = models.CharField(_("lohko"), max_length=4)
+    deals_planned = models.PositiveSmallIntegerField(_("jakoja"))
+
+    class Meta:
+        ordering = ["event", "stage", "name"]
+        verbose_name = _("lohko")
+        verbose_name_plural = _("lohkot")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "stage", "name"], name="group_name_unique_in_stage"),
+            models.CheckConstraint(condition=Q(deals_planned__gte=1), name="group_deals_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return str(_("Lohko %(name)s") % {"name": self.name})
+
+
+class GroupEntry(models.Model):
+    """A pair's place in a group, in draw order. ``stage`` repeats the group's stage so that the database
+    refuses a pair in two groups of one stage."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="entries")
+    pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="group_entries")
+    stage = models.CharField(max_length=10, choices=Stage.choices)
+    slot = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["group", "slot"]
+        constraints = [
+            models.UniqueConstraint(fields=["pair", "stage"], name="pair_in_one_group_per_stage"),
+            models.UniqueConstraint(fields=["group", "slot"], name="group_slot_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.group_id}/{self.slot}: {self.pair_id}"
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", _("tulossa")
+        PLAYING = "playing", _("käynnissä")
+        FINISHED = "finished", _("pelattu")
+        ANNULLED = "annulled", _("mitätöity")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="matches")
+    stage = models.CharField(max_length=10, choices=Stage.choices, default=Stage.SATURDAY)
+    group = models.ForeignKey(Group, null=True, blank=True, on_delete=models.CASCADE, related_name="matches")
+    round = models.PositiveSmallIntegerField(_("kierros"))
+    table = models.PositiveSmallIntegerField(_("pöytä"))
+    pair_a = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="matches_as_a")
+    pair_b = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="matches_as_b")
+    deals_planned = models.PositiveSmallIntegerField(_("jakoja"))
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
+
+    class Meta:
+        ordering = ["event", "stage", "round", "table"]
+        verbose_name = _("ottelu")
+        verbose_name_plural = _("ottelut")
+        constraints = [
+            models.CheckConstraint(condition=~Q(pair_a=F("pair_b")), name="match_two_different_pairs"),
+            models.CheckConstraint(condition=Q(round__gte=1) & Q(table__gte=1), name="match_round_table_positive"),
+            models.CheckConstraint(condition=Q(deals_planned__gte=1), name="match_deals_positive"),
+            # A table never has two matches in one round.
+            models.UniqueConstraint(fields=["event", "stage", "round", "table"], name="one_match_per_table_round"),
+            models.UniqueConstraint(
+                fields=["group", "pair_a", "pair_b"], condition=Q(group__isnull=False), name="group_pairs_meet_once"
+            ),
+        ]
+        indexes = [models.Index(fields=["event", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.pair_a} – {self.pair_b}"

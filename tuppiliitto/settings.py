@@ -1,0 +1,146 @@
+"""Django settings for the Tuppiliitto tournament system.
+
+Every setting that differs between a laptop and production comes from the environment:
+
+- ``DATABASE_URL``: default an SQLite file ``db.sqlite3`` in the project folder; ``postgres://…`` selects
+  PostgreSQL. Any other scheme stops start-up with a message naming the variable.
+- ``DJANGO_DEBUG``: off unless set to 1/true/yes/on.
+- ``DJANGO_SECRET_KEY``: required when debug is off; a clear error at start-up otherwise.
+- ``DJANGO_ALLOWED_HOSTS``: comma-separated host names (default: localhost names only).
+- ``DJANGO_CSRF_TRUSTED_ORIGINS``: comma-separated origins, for a proxy that serves another host name.
+- ``DJANGO_SECURE``: with debug off, HTTPS-only cookies, HSTS and redirects are on; set it to 0 to serve
+  plain HTTP in production-like settings on a closed network (``make run`` does not need it: it runs
+  with debug on).
+"""
+
+import os
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+from tuppiliitto.env import database_from_env, env_bool, env_list
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+DEBUG = env_bool("DJANGO_DEBUG", default=False)
+
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
+if not SECRET_KEY:
+    if DEBUG:
+        # A fixed key is fine for a developer's laptop: nothing it signs leaves the machine.
+        SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"  # noqa: S105
+    else:
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY is not set. It is required when DJANGO_DEBUG is off: set DJANGO_SECRET_KEY "
+            "to a long random string (for example: python -c 'import secrets; print(secrets.token_urlsafe(50))'), "
+            "or set DJANGO_DEBUG=1 on a development machine."
+        )
+
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django_tables2",
+    "django_htmx",
+    "tournaments",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "tuppiliitto.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "tuppiliitto.wsgi.application"
+
+DATABASES = {"default": database_from_env(BASE_DIR)}
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "organiser:home"
+LOGOUT_REDIRECT_URL = "home"
+
+# Finnish first, English complete.
+LANGUAGE_CODE = "fi"
+LANGUAGES = [("fi", _("suomi")), ("en", _("English"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = "Europe/Helsinki"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
+
+# Production hardening: on whenever debug is off, unless DJANGO_SECURE=0 says the site is served over
+# plain HTTP on a closed network.
+SECURE = env_bool("DJANGO_SECURE", default=not DEBUG)
+if SECURE:
+    SECURE_SSL_REDIRECT = True
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
+}

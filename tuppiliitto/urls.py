@@ -1,0 +1,25 @@
+"""URLs split by audience (as Tabbycat does): public pages need no account and only read; organiser
+pages live under /jarjestaja/ and need a login and a permission for the event."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from tournaments.forms import LoginForm
+
+admin.site.site_header = "Suomen Tuppiliitto"
+admin.site.site_title = "Tuppiliitto"
+
+urlpatterns = [
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path(
+        "kirjaudu/",
+        auth_views.LoginView.as_view(authentication_form=LoginForm, redirect_authenticated_user=True),
+        name="login",
+    ),
+    path("kirjaudu-ulos/", auth_views.LogoutView.as_view(), name="logout"),
+    path("jarjestaja/", include("tournaments.urls_organiser")),
+    path("", include("tournaments.urls_public")),
+]
+
