@@ -1,0 +1,745 @@
+"""A tournament match (*ottelu*): the scoresheet's entries folded into the match state.
+
+Implements RULES.md §2 (the rise and the table, tuppi), §3 (planned deals, the rise played to its end,
+the deciding deal, match points, penalties, forfeit) and the ``match`` command of §9. Pure and
+Django-free: the web layer stores the entries and recomputes everything with :func:`fold` or
+:func:`lines`.
+
+Public API::
+
+    start(deals_planned, *, overwhelming=None) -> MatchState
+    apply(state, entry) -> MatchState                       # one scoresheet entry
+    fold(entries, deals_planned, *, overwhelming=None) -> MatchState
+    lines(entries, deals_planned, *, overwhelming=None) -> tuple[Line, ...]
+    overwhelming_threshold(deals_planned) -> int
+    is_overwhelming(winner_total, loser_total, deals_planned, rule=None) -> bool
+    match_points(winner, totals, deals_planned, *, tuppi, rule=None) -> ByPair
+    paper_result(total_a, total_b, deals_planned, deals_played, *, tuppi=None, deciding_winner=None,
+                 overwhelming=None) -> PaperResult
+    entry_from_json(obj, number) / entry_to_json(entry) / match_to_json(entries, deals_planned)
+    parse_match(data) -> MatchInput / run_cli(data) -> dict / pair_of_seat(seat) -> Pair
+    after_end_error(state, number) -> ScoringError          # for a UI that checks before storing
+
+Entries: :class:`Deal` (from :mod:`scoring.deal`), :class:`PointsPenalty`, :class:`TuppiPenalty`,
+:class:`Forfeit`. Every invalid entry raises :class:`ScoringError` whose ``deal`` is the entry's 1-based
+number on the scoresheet (penalties included).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from scoring.deal import TUPPI, ByPair, Deal, DealResult, Game, Pair, pair_of_seat, score_deal
+from scoring.errors import ScoringError
+
+__all__ = [
+    "OVERWHELMING",
+    "PENALTY_POINTS",
+    "ByPair",
+    "Deal",
+    "DealResult",
+    "EndedBy",
+    "Entry",
+    "Forfeit",
+    "Game",
+    "Line",
+    "MatchInput",
+    "MatchState",
+    "Overwhelming",
+    "PaperResult",
+    "Pair",
+    "PointsPenalty",
+    "Rise",
+    "RiseEnd",
+    "TuppiPenalty",
+    "after_end_error",
+    "apply",
+    "entry_from_json",
+    "entry_to_json",
+    "fold",
+    "is_overwhelming",
+    "lines",
+    "match_points",
+    "match_to_json",
+    "overwhelming_threshold",
+    "pair_of_seat",
+    "paper_result",
+    "parse_match",
+    "run_cli",
+    "start",
+]
+
+# Deal errors three times in a row: 28 rise points to the opponents (RULES.md §3, rule 2.2).
+PENALTY_POINTS = 28
+
+
+class Overwhelming(StrEnum):
+    """How an overwhelming points win (*ylivoimainen pistevoitto*) is read (RULES.md §3)."""
+
+    WINNER_TOTAL = "winner_total"  # Decision (RULES.md §3): the winner's rise total > the threshold
+    MARGIN = "margin"  # the alternative the federation may rule: winner's total − loser's total > threshold
+
+
+# The one setting (RULES.md §3 Decision): every function that needs the rule takes ``overwhelming=None``
+# meaning "this module-level value, read at call time"; the web layer may pass its own or assign here.
+OVERWHELMING: Overwhelming = Overwhelming.WINNER_TOTAL
+
+# Overwhelming thresholds by planned deal count N ("yli 84 pistettä" etc., RULES.md §3).
+_THRESHOLDS = ((24, 84), (20, 76), (16, 64), (12, 48))
+
+
+class RiseEnd(StrEnum):
+    """How a rise (*nousu*) ended (RULES.md §9 ``rises[].ended``)."""
+
+    FALL = "fall"  # the up pair lost a deal (RULES.md §2)
+    TUPPI = "tuppi"  # the rise reached 52 or more (RULES.md §2)
+    END = "end"  # the match ended while it was running: deciding deal, tuppi penalty, forfeit
+    OPEN = "open"  # still running
+
+
+class EndedBy(StrEnum):
+    """Why a finished match ended."""
+
+    TUPPI = "tuppi"  # a rise reached 52 (RULES.md §2)
+    TUPPI_PENALTY = "tuppi_penalty"  # signalling, rule 5.2 (RULES.md §3)
+    FORFEIT = "forfeit"  # *luovutus* (RULES.md §3)
+    POINTS = "points"  # N deals played, the last rise ended, totals differ (RULES.md §3)
+    DECIDING_DEAL = "deciding_deal"  # equal totals, one more deal decided (RULES.md §3)
+
+
+@dataclass(frozen=True, slots=True)
+class PointsPenalty:
+    """Deal errors three times in a row (rules 2.2, 3.5): ``points`` to pair ``to``.
+
+    RULES.md §3: "exactly a deal won by the opponents for 28 points under §2, and is applied as such",
+    but it has no deal number.
+    """
+
+    to: Pair
+    points: int = PENALTY_POINTS
+
+
+@dataclass(frozen=True, slots=True)
+class TuppiPenalty:
+    """Signalling (rule 5.2): the offending pair is put in the tuppi; pair ``to`` wins 5–0 (RULES.md §3)."""
+
+    to: Pair
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """*Luovutus*: ``pair`` forfeits; the opponents win by tuppi (RULES.md §3 Decision)."""
+
+    pair: Pair
+
+
+Entry = Deal | PointsPenalty | TuppiPenalty | Forfeit
+
+
+@dataclass(frozen=True, slots=True)
+class Rise:
+    """One rise: the pair, the value it reached, how it ended (RULES.md §2, §9)."""
+
+    pair: Pair
+    points: int
+    ended: RiseEnd
+
+    def to_json(self) -> dict:
+        return {"pair": str(self.pair), "points": self.points, "ended": str(self.ended)}
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """The match after some entries: what the last line of a paper scoresheet shows, and more.
+
+    ``up``/``rise`` are the pair up and its rise as the last line shows them; they are left as they
+    stood when the match ends (a tuppi line shows the winner up at 52 or more; a deciding deal shows
+    the rise it started), and ``rises[-1].ended`` tells whether that rise is still open.
+    ``totals`` are the rise totals (RULES.md §3: every rise's value, the open or last one included).
+    ``awaiting_deciding_deal``: N deals are played, the game is at the table and the totals are equal,
+    so the next deal decides (RULES.md §3).
+    """
+
+    deals_planned: int
+    overwhelming: Overwhelming
+    entries: int = 0
+    deals_played: int = 0
+    up: Pair | None = None
+    rise: int = 0
+    totals: ByPair = ByPair(0, 0)
+    rises: tuple[Rise, ...] = ()
+    awaiting_deciding_deal: bool = False
+    finished: bool = False
+    winner: Pair | None = None
+    tuppi: bool = False
+    match_points: ByPair | None = None
+    deciding_deal: bool = False
+    ended_by: EndedBy | None = None
+    ended_at_entry: int | None = None
+    ended_at_deal: int | None = None  # the deal number of the entry that ended it, None for a penalty/forfeit
+
+    def to_json(self) -> dict:
+        """The state as ``python -m scoring match`` prints it: exactly the keys of RULES.md §9."""
+        return {
+            "finished": self.finished,
+            "winner": None if self.winner is None else str(self.winner),
+            "tuppi": self.tuppi,
+            "totals": self.totals.to_json(),
+            "match_points": None if self.match_points is None else self.match_points.to_json(),
+            "up": None if self.up is None else str(self.up),
+            "rise": self.rise,
+            "deals_played": self.deals_played,
+            "deciding_deal": self.deciding_deal,
+            "rises": [r.to_json() for r in self.rises],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One scoresheet line: what a paper scoresheet shows after one entry.
+
+    ``number`` is the entry's 1-based position; ``deal`` its deal number (None for penalties and
+    forfeits, which use no deal number, RULES.md §3). ``points`` are the deal's points by RULES.md §1
+    (or the penalty's points; None for a tuppi penalty or forfeit), ``winner`` who won the line,
+    ``scored`` what went into a rise (0 when the deal made the up pair fall). ``ended`` is the rise that
+    ended on this line: fall, tuppi, or end (closed by a deciding deal, tuppi penalty or forfeit).
+    """
+
+    number: int
+    deal: int | None
+    entry: Entry
+    result: DealResult | None
+    points: int | None
+    winner: Pair
+    scored: int
+    up: Pair | None
+    rise: int
+    totals: ByPair
+    ended: RiseEnd | None
+    finished: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PaperResult:
+    """A match result entered from a paper scoresheet's totals (see :func:`paper_result`)."""
+
+    winner: Pair
+    match_points: ByPair
+    tuppi: bool
+    overwhelming: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MatchInput:
+    """A parsed ``python -m scoring match`` document (RULES.md §9)."""
+
+    deals_planned: int
+    entries: tuple[Entry, ...]
+    overwhelming: Overwhelming
+
+
+# --- match points ------------------------------------------------------------------------------------
+
+
+def _rule(value: object) -> Overwhelming:
+    if value is None:
+        return OVERWHELMING
+    try:
+        return Overwhelming(value)
+    except ValueError:
+        raise ScoringError(
+            "overwhelming_invalid",
+            f"unknown overwhelming rule {value!r}: 'winner_total' or 'margin'",
+            value=value,
+        ) from None
+
+
+def overwhelming_threshold(deals_planned: int) -> int:
+    """The overwhelming-win threshold for N planned deals (RULES.md §3).
+
+    12 → 48, 16 → 64, 20 → 76, 24 → 84; an N not listed uses the largest listed N below it;
+    N < 12 uses 4 × N (Decision, RULES.md §3).
+    """
+    n = _check_deals_planned(deals_planned)
+    for listed, threshold in _THRESHOLDS:
+        if n >= listed:
+            return threshold
+    return 4 * n
+
+
+def is_overwhelming(winner_total: int, loser_total: int, deals_planned: int, rule: object = None) -> bool:
+    """Is a points win overwhelming (*ylivoimainen pistevoitto*)? RULES.md §3.
+
+    **Decision** (RULES.md §3): read as written, "yli 84 pistettä": the winner's rise total must be
+    greater than the threshold. ``rule=Overwhelming.MARGIN`` (or the module setting
+    :data:`OVERWHELMING`) compares the winner's total minus the loser's instead. This is the only
+    place the comparison is made.
+    """
+    threshold = overwhelming_threshold(deals_planned)
+    if _rule(rule) is Overwhelming.MARGIN:
+        return winner_total - loser_total > threshold
+    return winner_total > threshold
+
+
+def match_points(
+    winner: Pair, totals: ByPair, deals_planned: int, *, tuppi: bool, rule: object = None
+) -> ByPair:
+    """Match points (*ottelupisteet*), RULES.md §3: tuppi 5–0, overwhelming points win 4–1, points win 3–2."""
+    if tuppi:
+        won, lost = 5, 0
+    elif is_overwhelming(totals[winner], totals[winner.other], deals_planned, rule):
+        won, lost = 4, 1
+    else:
+        won, lost = 3, 2
+    return ByPair(0, 0).replace(winner, won).replace(winner.other, lost)
+
+
+# --- the fold ----------------------------------------------------------------------------------------
+
+
+def _check_deals_planned(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ScoringError(
+            "deals_planned_invalid",
+            f"deals_planned must be a whole number of at least 1, not {value!r}",
+            deals_planned=value,
+        )
+    return value
+
+
+def start(deals_planned: int, *, overwhelming: object = None) -> MatchState:
+    """The empty scoresheet: at the table, 0–0, no deal played (RULES.md §2–3)."""
+    return MatchState(deals_planned=_check_deals_planned(deals_planned), overwhelming=_rule(overwhelming))
+
+
+def apply(state: MatchState, entry: Entry) -> MatchState:
+    """Fold one scoresheet entry into the state (RULES.md §2–3)."""
+    return _step(state, entry)[0]
+
+
+def fold(entries: Iterable[Entry], deals_planned: int, *, overwhelming: object = None) -> MatchState:
+    """Fold a whole scoresheet into the match state (RULES.md §2–3); raises on the first invalid entry."""
+    state = start(deals_planned, overwhelming=overwhelming)
+    for entry in entries:
+        state = _step(state, entry)[0]
+    return state
+
+
+def lines(entries: Iterable[Entry], deals_planned: int, *, overwhelming: object = None) -> tuple[Line, ...]:
+    """The scoresheet line after each entry (RULES.md §2–3); the last line's state is :func:`fold`'s."""
+    state = start(deals_planned, overwhelming=overwhelming)
+    out = []
+    for entry in entries:
+        state, line = _step(state, entry)
+        out.append(line)
+    return tuple(out)
+
+
+def after_end_error(state: MatchState, number: int) -> ScoringError:
+    """The error for entry ``number`` following a finished match (RULES.md §9: nothing may follow)."""
+    if state.ended_at_deal is not None:
+        where = f"at deal {state.ended_at_deal}"
+    else:
+        where = f"with entry {state.ended_at_entry} ({state.ended_by})"
+    return ScoringError(
+        "after_end",
+        f"the match ended {where}; nothing may follow it",
+        deal=number,
+        ended_at_deal=state.ended_at_deal,
+        ended_at_entry=state.ended_at_entry,
+        ended_by=str(state.ended_by),
+    )
+
+
+def _as_pair(value: object, field: str, number: int | None) -> Pair:
+    try:
+        return Pair(value)
+    except ValueError:
+        raise ScoringError(
+            "pair_invalid",
+            f"{field} must be pair 'A' or 'B', not {value!r}",
+            deal=number,
+            field=field,
+            value=value,
+        ) from None
+
+
+def _step(state: MatchState, entry: Entry) -> tuple[MatchState, Line]:
+    number = state.entries + 1
+    if state.finished:
+        # RULES.md §9: entries after the match has finished are an error.
+        raise after_end_error(state, number)
+
+    if isinstance(entry, Deal):
+        result = score_deal(entry, state.up, state.rise, entry=number)
+        deal_no = state.deals_played + 1
+        base = replace(state, entries=number, deals_played=deal_no)
+        new, scored, ended = _win(base, result.winner, result.points, number, deal_no)
+        line_points, winner = result.points, result.winner
+    elif isinstance(entry, PointsPenalty):
+        to = _as_pair(entry.to, "to", number)
+        points = entry.points
+        # Decision (ours): penalty points are a positive multiple of 4 (28 by default, RULES.md §3), so
+        # every rise stays on the game's 4-point scale and a mistyped value is refused.
+        if isinstance(points, bool) or not isinstance(points, int) or points < 4 or points % 4:
+            raise ScoringError(
+                "penalty_points_invalid",
+                f"penalty points must be a positive multiple of 4 (normally 28), not {points!r}",
+                deal=number,
+                points=points,
+            )
+        deal_no, result = None, None
+        # RULES.md §3: "exactly a deal won by the opponents for 28 points under §2, applied as such";
+        # it uses no deal number, so it never counts towards the N planned deals.
+        new, scored, ended = _win(replace(state, entries=number), to, points, number, None)
+        line_points, winner = points, to
+    elif isinstance(entry, TuppiPenalty | Forfeit):
+        if isinstance(entry, TuppiPenalty):
+            # RULES.md §3, signalling (rule 5.2): the offending pair is put in the tuppi; ``to`` wins 5–0.
+            winner, why = _as_pair(entry.to, "to", number), EndedBy.TUPPI_PENALTY
+        else:
+            # RULES.md §3 Decision (forfeit): the opponents win by tuppi 5–0, totals as they stood.
+            winner, why = _as_pair(entry.pair, "forfeit", number).other, EndedBy.FORFEIT
+        deal_no, result, line_points, scored = None, None, None, 0
+        rises, ended = _close_open(state.rises, RiseEnd.END)
+        new = _finish(replace(state, entries=number, rises=rises), winner, True, why, number, None)
+    else:
+        raise ScoringError(
+            "entry_kind_unknown",
+            f"unknown scoresheet entry {entry!r}: a deal, a penalty or a forfeit",
+            deal=number,
+        )
+
+    line = Line(
+        number=number,
+        deal=deal_no,
+        entry=entry,
+        result=result,
+        points=line_points,
+        winner=winner,
+        scored=scored,
+        up=new.up,
+        rise=new.rise,
+        totals=new.totals,
+        ended=ended,
+        finished=new.finished,
+    )
+    return new, line
+
+
+def _close_open(rises: tuple[Rise, ...], how: RiseEnd) -> tuple[tuple[Rise, ...], RiseEnd | None]:
+    if rises and rises[-1].ended is RiseEnd.OPEN:
+        return rises[:-1] + (replace(rises[-1], ended=how),), how
+    return rises, None
+
+
+def _win(
+    state: MatchState, winner: Pair, points: int, number: int, deal_no: int | None
+) -> tuple[MatchState, int, RiseEnd | None]:
+    """Pair ``winner`` wins a deal (or a points penalty) for ``points``: RULES.md §2 then §3's end rules."""
+    deciding = state.awaiting_deciding_deal
+    if state.up is None:
+        # RULES.md §2: table, deal won by X for p: X is up with p.
+        up, rise, scored = winner, points, points
+        rises = state.rises + (Rise(winner, points, RiseEnd.OPEN),)
+        ended = None
+    elif state.up is winner:
+        # RULES.md §2: X up with r, deal won by X for p: X is up with r + p.
+        up, rise, scored = winner, state.rise + points, points
+        rises = state.rises[:-1] + (Rise(winner, rise, RiseEnd.OPEN),)
+        ended = None
+    else:
+        # RULES.md §2: X up with r, deal won by Y: Y scores nothing, X falls at r, table.
+        up, rise, scored = None, 0, 0
+        rises, ended = _close_open(state.rises, RiseEnd.FALL)
+    state = replace(
+        state,
+        up=up,
+        rise=rise,
+        rises=rises,
+        totals=state.totals.add(winner, scored),
+        awaiting_deciding_deal=False,
+    )
+
+    if up is not None and rise >= TUPPI:
+        # RULES.md §2-3: a rise of 52 or more is tuppi; the match ends at once, 5–0. Decision (ours):
+        # this holds for the deciding deal too, so a nälsytuppi (56) as the deciding deal is a tuppi.
+        rises, ended = _close_open(state.rises, RiseEnd.TUPPI)
+        state = replace(state, rises=rises, deciding_deal=deciding)
+        return _finish(state, up, True, EndedBy.TUPPI, number, deal_no), scored, ended
+    if deciding:
+        # RULES.md §3: equal totals, one more deal decides; its winner wins; the rise it starts is not
+        # played on. Decision (RULES.md §3): its points are added to the winner's total (done above).
+        # Decision (ours): a points penalty here is "applied as a deal won" and so decides the match too.
+        rises, ended = _close_open(state.rises, RiseEnd.END)
+        state = replace(state, rises=rises, deciding_deal=True)
+        return _finish(state, winner, False, EndedBy.DECIDING_DEAL, number, deal_no), scored, ended
+    if state.deals_played >= state.deals_planned and state.up is None:
+        # RULES.md §3: after N deals a running rise is played to its end; at the table the higher rise
+        # total wins, and equal totals (necessarily at the table) call for one deciding deal.
+        a, b = state.totals.a, state.totals.b
+        if a == b:
+            return replace(state, awaiting_deciding_deal=True), scored, ended
+        leader = Pair.A if a > b else Pair.B
+        return _finish(state, leader, False, EndedBy.POINTS, number, deal_no), scored, ended
+    return state, scored, ended
+
+
+def _finish(
+    state: MatchState, winner: Pair, tuppi: bool, why: EndedBy, number: int, deal_no: int | None
+) -> MatchState:
+    return replace(
+        state,
+        finished=True,
+        awaiting_deciding_deal=False,
+        winner=winner,
+        tuppi=tuppi,
+        match_points=match_points(
+            winner, state.totals, state.deals_planned, tuppi=tuppi, rule=state.overwhelming
+        ),
+        ended_by=why,
+        ended_at_entry=number,
+        ended_at_deal=deal_no,
+    )
+
+
+# --- paper scoresheet entry --------------------------------------------------------------------------
+
+
+def paper_result(
+    total_a: int,
+    total_b: int,
+    deals_planned: int,
+    deals_played: int,
+    *,
+    tuppi: Pair | str | None = None,
+    deciding_winner: Pair | str | None = None,
+    overwhelming: object = None,
+) -> PaperResult:
+    """Winner and match points from a paper scoresheet's final figures (RULES.md §3).
+
+    ``tuppi`` is the pair that won by tuppi (a rise of 52, a tuppi penalty or the opponents' forfeit),
+    ``deciding_winner`` the winner of the deciding deal when the totals were level after the rise was
+    played out. Refused as impossible (ScoringError, ``deal`` None):
+
+    - a total that is negative, not whole, or not a multiple of 4 (every deal scores 4-point steps and
+      the penalty is 28): ``paper_total_invalid``;
+    - no tuppi and fewer deals played than planned (only tuppi ends a match early): ``paper_too_few_deals``;
+    - no tuppi, equal totals, no deciding deal: ``paper_tie_needs_deciding_deal``;
+    - a deciding deal whose winner's total is not ahead (its points are added to the winner's total,
+      RULES.md §3 Decision), or one played before deal N + 1: ``paper_deciding_deal_impossible``;
+    - a tuppi for one pair and a deciding deal won by the other: ``paper_conflict``.
+
+    A tuppi is not checked against the totals: a tuppi penalty or forfeit may come at any score, and
+    the loser may well have a total from earlier rises. A deciding deal won by the tuppi pair (a
+    nälsytuppi deciding deal) is accepted as tuppi.
+    """
+    n = _check_deals_planned(deals_planned)
+    rule = _rule(overwhelming)
+    for pair, total in (("A", total_a), ("B", total_b)):
+        if isinstance(total, bool) or not isinstance(total, int) or total < 0 or total % 4:
+            raise ScoringError(
+                "paper_total_invalid",
+                f"pair {pair}'s rise total must be a whole multiple of 4, at least 0, not {total!r}",
+                pair=pair,
+                total=total,
+            )
+    if isinstance(deals_played, bool) or not isinstance(deals_played, int) or deals_played < 0:
+        raise ScoringError(
+            "paper_deals_played_invalid",
+            f"deals played must be a whole number of at least 0, not {deals_played!r}",
+            deals_played=deals_played,
+        )
+    totals = ByPair(total_a, total_b)
+    tuppi_pair = None if tuppi is None else _as_pair(tuppi, "tuppi", None)
+    decider = None if deciding_winner is None else _as_pair(deciding_winner, "deciding_winner", None)
+    if tuppi_pair is not None:
+        if decider is not None and decider is not tuppi_pair:
+            raise ScoringError(
+                "paper_conflict",
+                f"pair {tuppi_pair} won by tuppi, so pair {decider} cannot have won the deciding deal",
+                tuppi=str(tuppi_pair),
+                deciding_winner=str(decider),
+            )
+        return PaperResult(
+            tuppi_pair, match_points(tuppi_pair, totals, n, tuppi=True, rule=rule), True, False
+        )
+    if deals_played < n:
+        raise ScoringError(
+            "paper_too_few_deals",
+            f"only {deals_played} of {n} deals played: without tuppi a match ends after the planned deals",
+            deals_played=deals_played,
+            deals_planned=n,
+        )
+    if decider is not None:
+        if totals[decider] <= totals[decider.other] or deals_played <= n:
+            raise ScoringError(
+                "paper_deciding_deal_impossible",
+                f"a deciding deal comes after deal {n} and its points are added to its winner's total, "
+                f"so pair {decider} must be ahead after at least {n + 1} deals",
+                deciding_winner=str(decider),
+                total_a=total_a,
+                total_b=total_b,
+                deals_played=deals_played,
+                deals_planned=n,
+            )
+        winner = decider
+    elif total_a == total_b:
+        raise ScoringError(
+            "paper_tie_needs_deciding_deal",
+            f"the totals are level ({total_a}–{total_b}): give the winner of the deciding deal",
+            total=total_a,
+        )
+    else:
+        winner = Pair.A if total_a > total_b else Pair.B
+    points = match_points(winner, totals, n, tuppi=False, rule=rule)
+    return PaperResult(winner, points, False, points[winner] == 4)
+
+
+# --- JSON in and out (RULES.md §9) -------------------------------------------------------------------
+
+_DEAL_KEYS = frozenset({"game", "caller", "tricks", "penalised"})
+_POINTS_KEYS = frozenset({"penalty", "to", "points"})
+_TUPPI_KEYS = frozenset({"penalty", "to"})
+_FORFEIT_KEYS = frozenset({"forfeit"})
+_MATCH_KEYS = frozenset({"deals_planned", "deals", "overwhelming"})
+
+
+def _check_keys(obj: dict, allowed: frozenset[str], what: str, number: int | None) -> None:
+    # Decision (ours): unknown keys are refused rather than ignored, so a misspelt key (say "pionts")
+    # never silently falls back to a default.
+    unknown = sorted(str(k) for k in obj if k not in allowed)
+    if unknown:
+        raise ScoringError(
+            "unknown_key",
+            f"unknown key(s) {', '.join(unknown)} in {what}; allowed: {', '.join(sorted(allowed))}",
+            deal=number,
+            keys=unknown,
+        )
+
+
+def entry_from_json(obj: object, number: int) -> Entry:
+    """One scoresheet entry from its RULES.md §9 JSON form (shape only; values are checked by the fold)."""
+    if not isinstance(obj, dict):
+        raise ScoringError("entry_not_object", f"entry {number} must be a JSON object", deal=number)
+    kinds = [k for k in ("game", "penalty", "forfeit") if k in obj]
+    if len(kinds) != 1:
+        raise ScoringError(
+            "entry_kind_unknown",
+            f"entry {number} must have exactly one of 'game', 'penalty' or 'forfeit'",
+            deal=number,
+        )
+    if kinds[0] == "game":
+        _check_keys(obj, _DEAL_KEYS, "a deal", number)
+        game = obj["game"]
+        if game not in ("rami", "nolo"):  # Game(...) would also accept the enum's own members
+            raise ScoringError(
+                "game_unknown", f"unknown game {game!r}: a deal is 'rami' or 'nolo'", deal=number, game=game
+            )
+        tricks = obj.get("tricks")
+        if not isinstance(tricks, dict) or set(tricks) != {"A", "B"}:
+            raise ScoringError(
+                "tricks_invalid",
+                'tricks must be an object with the counts of both pairs, like {"A": 9, "B": 4}',
+                deal=number,
+            )
+        caller = obj.get("caller")
+        if caller is not None and caller not in ("A", "B"):
+            raise ScoringError(
+                "pair_invalid", f"caller must be pair 'A' or 'B', not {caller!r}", deal=number, field="caller"
+            )
+        return Deal(
+            game=Game(game),
+            tricks=ByPair(tricks["A"], tricks["B"]),
+            caller=None if caller is None else Pair(caller),
+            penalised=obj.get("penalised", False),
+        )
+    if kinds[0] == "penalty":
+        kind = obj["penalty"]
+        if kind == "points":
+            _check_keys(obj, _POINTS_KEYS, "a points penalty", number)
+            return PointsPenalty(_json_pair(obj.get("to"), "to", number), obj.get("points", PENALTY_POINTS))
+        if kind == "tuppi":
+            _check_keys(obj, _TUPPI_KEYS, "a tuppi penalty", number)
+            return TuppiPenalty(_json_pair(obj.get("to"), "to", number))
+        raise ScoringError(
+            "penalty_unknown",
+            f"unknown penalty {kind!r}: 'points' or 'tuppi'",
+            deal=number,
+            penalty=kind,
+        )
+    _check_keys(obj, _FORFEIT_KEYS, "a forfeit", number)
+    return Forfeit(_json_pair(obj["forfeit"], "forfeit", number))
+
+
+def _json_pair(value: object, field: str, number: int) -> Pair:
+    if value not in ("A", "B"):
+        raise ScoringError(
+            "pair_invalid",
+            f"{field} must be pair 'A' or 'B', not {value!r}",
+            deal=number,
+            field=field,
+            value=value,
+        )
+    return Pair(value)
+
+
+def entry_to_json(entry: Entry) -> dict:
+    """One entry in its RULES.md §9 JSON form (the inverse of :func:`entry_from_json`)."""
+    if isinstance(entry, Deal):
+        out: dict = {"game": str(entry.game)}
+        if entry.caller is not None:
+            out["caller"] = str(entry.caller)
+        out["tricks"] = entry.tricks.to_json()
+        if entry.penalised:
+            out["penalised"] = True
+        return out
+    if isinstance(entry, PointsPenalty):
+        return {"penalty": "points", "to": str(entry.to), "points": entry.points}
+    if isinstance(entry, TuppiPenalty):
+        return {"penalty": "tuppi", "to": str(entry.to)}
+    if isinstance(entry, Forfeit):
+        return {"forfeit": str(entry.pair)}
+    raise TypeError(f"not a scoresheet entry: {entry!r}")
+
+
+def match_to_json(entries: Iterable[Entry], deals_planned: int) -> dict:
+    """A whole scoresheet as the RULES.md §9 input document (the inverse of :func:`parse_match`)."""
+    return {"deals_planned": deals_planned, "deals": [entry_to_json(e) for e in entries]}
+
+
+def _parse_header(data: object) -> tuple[int, list, Overwhelming]:
+    if not isinstance(data, dict):
+        raise ScoringError("match_not_object", "a match must be a JSON object with deals_planned and deals")
+    _check_keys(data, _MATCH_KEYS, "the match", None)
+    if "deals_planned" not in data:
+        raise ScoringError("deals_planned_invalid", "deals_planned is missing", deals_planned=None)
+    n = _check_deals_planned(data["deals_planned"])
+    deals = data.get("deals")
+    if not isinstance(deals, list):
+        raise ScoringError("deals_invalid", "deals must be a list of scoresheet entries")
+    return n, deals, _rule(data.get("overwhelming"))
+
+
+def parse_match(data: object) -> MatchInput:
+    """A RULES.md §9 match document as entry values (shape only: values are checked by :func:`fold`)."""
+    n, deals, rule = _parse_header(data)
+    return MatchInput(n, tuple(entry_from_json(obj, i) for i, obj in enumerate(deals, 1)), rule)
+
+
+def run_cli(data: object) -> dict:
+    """``python -m scoring match``: the final state as RULES.md §9's JSON object.
+
+    Entries are read and folded one by one, so the error reported is the first invalid entry in
+    scoresheet order (an entry after the end is reported as such, whatever it holds). The optional
+    top-level key ``overwhelming`` ("winner_total" or "margin") overrides :data:`OVERWHELMING`.
+    """
+    n, deals, rule = _parse_header(data)
+    state = start(n, overwhelming=rule)
+    for number, obj in enumerate(deals, 1):
+        if state.finished:
+            raise after_end_error(state, number)
+        state = apply(state, entry_from_json(obj, number))
+    return state.to_json()
