@@ -1,5 +1,5 @@
-"""Shared fixtures: a Playwright setup for Debian's chromium at phone size (390×844), and small builders
-for the objects most tests need."""
+"""Shared fixtures: a Playwright setup for Debian's chromium at phone size (390×844) with an English-speaking
+browser (so Finnish must come from the app), and small builders for the objects most tests need."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def browser_type_launch_args(browser_type_launch_args):
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
-    return {**browser_context_args, "viewport": {"width": 390, "height": 844}, "locale": "fi-FI"}
+    return {**browser_context_args, "viewport": {"width": 390, "height": 844}, "locale": "en-US"}
 
 
 @pytest.fixture

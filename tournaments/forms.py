@@ -1,6 +1,9 @@
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm
+from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Event, Pair
 
 
 class LoginForm(AuthenticationForm):
@@ -17,3 +20,60 @@ class LoginForm(AuthenticationForm):
     password = forms.CharField(
         label=_("Salasana"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
     )
+
+
+class EventForm(forms.ModelForm):
+    class Meta:
+        model = Event
+        fields = [
+            "name", "slug", "starts_on", "ends_on", "venue", "organising_club", "kind", "format", "group_count",
+            "deals_saturday", "deals_sunday", "deals_placement",
+        ]
+        widgets = {
+            "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "ends_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        }
+        help_texts = {
+            "slug": _("Julkisen sivun osoite, esim. sodankylan-joulutuppi-2026: pienet kirjaimet, numerot ja viivat."),
+            "group_count": _("Vain yksivaiheisessa kisassa: montako lohkoa arvotaan."),
+            "deals_saturday": _("Tyhjä: lohkon koon mukaan (2–4 paria 16 jakoa, yli 4 paria 12 jakoa)."),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["slug"].required = False
+
+    def clean(self):
+        data = super().clean()
+        starts, ends = data.get("starts_on"), data.get("ends_on")
+        if starts and ends and ends < starts:
+            self.add_error("ends_on", _("Kisa ei voi päättyä ennen kuin se alkaa."))
+        if data.get("format") == Event.Format.ONE_STAGE:
+            if not data.get("group_count"):
+                self.add_error("group_count", _("Yksivaiheisessa kisassa valitse lohkojen määrä."))
+        else:
+            data["group_count"] = None
+        if data.get("kind") in (Event.Kind.CUP, Event.Kind.SM_PAIRS):
+            for field in ("deals_saturday", "deals_sunday", "deals_placement"):
+                value = data.get(field)
+                if value is not None and value < 12:
+                    self.add_error(field, _("Cupin kisoissa pelataan vähintään 12 jakoa."))
+        if not data.get("slug") and data.get("name"):
+            base = slugify(data["name"])[:70] or "kisa"
+            slug, n = base, 1
+            while Event.objects.filter(slug=slug).exclude(pk=self.instance.pk).exists():
+                n += 1
+                slug = f"{base}-{n}"
+            data["slug"] = slug
+        return data
+
+
+class SwapForm(forms.Form):
+    pair_x = forms.ModelChoiceField(queryset=None, label=_("Pari"))
+    pair_y = forms.ModelChoiceField(queryset=None, label=_("vaihdetaan parin kanssa"))
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        pairs = Pair.objects.filter(event=event, group_entries__stage="saturday").prefetch_related("members__player")
+        self.fields["pair_x"].queryset = pairs
+        self.fields["pair_y"].queryset = pairs

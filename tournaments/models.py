@@ -8,6 +8,7 @@ the invariants it can (unique and check constraints); multi-row operations live 
 from __future__ import annotations
 
 import datetime as dt
+import secrets
 
 from django.conf import settings
 from django.db import models
@@ -269,11 +270,11 @@ class Pair(models.Model):
     @property
     def name(self) -> str:
         names = [p.last_name for p in self.players]
-        return " – ".join(names) if names else f"#{self.number}"
+        return " / ".join(names) if names else f"#{self.number}"
 
     @property
     def full_name(self) -> str:
-        return " – ".join(p.full_name for p in self.players)
+        return " / ".join(p.full_name for p in self.players)
 
     @property
     def active(self) -> bool:
@@ -300,6 +301,10 @@ class PairMember(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} ({self.pair_id})"
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
 
 
 class Stage(models.TextChoices):
@@ -362,7 +367,17 @@ class Match(models.Model):
     pair_a = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="matches_as_a")
     pair_b = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="matches_as_b")
     deals_planned = models.PositiveSmallIntegerField(_("jakoja"))
+    # The workflow state. Scores are never stored here: they are folded from the entries by the engine.
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
+    # The secret link printed as a QR code on the scoresheet: whoever holds it may enter this match's
+    # result until an organiser confirms it.
+    token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    # Optimistic locking: every saved change increments it; a form saved on an older version is refused.
+    version = models.PositiveIntegerField(default=0)
+    confirmed_at = models.DateTimeField(_("vahvistettu"), null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["event", "stage", "round", "table"]
@@ -382,3 +397,129 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pair_a} – {self.pair_b}"
+
+
+class DrawSwap(models.Model):
+    """Two pairs exchanged after the draw, in order: the seed's draw plus these swaps gives the groups."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="draw_swaps")
+    pair_x = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="+")
+    pair_y = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="+")
+    swapped_at = models.DateTimeField(auto_now_add=True)
+    swapped_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["event", "swapped_at", "pk"]
+        constraints = [models.CheckConstraint(condition=~Q(pair_x=F("pair_y")), name="swap_two_different_pairs")]
+
+    def __str__(self) -> str:
+        return f"{self.pair_x} ↔ {self.pair_y}"
+
+
+class Entry(models.Model):
+    """One line of a match's scoresheet, in order: a deal, a points penalty, a tuppi penalty or a forfeit.
+
+    Only what was played is stored (game, caller, tricks; the penalty's pair and points). Points, rises,
+    totals and the result are folded from the entries by ``scoring.match``.
+    """
+
+    class Kind(models.TextChoices):
+        DEAL = "deal", _("jako")
+        POINTS = "points", _("pisterangaistus")
+        TUPPI = "tuppi", _("tuppirangaistus")
+        FORFEIT = "forfeit", _("luovutus")
+
+    class Game(models.TextChoices):
+        RAMI = "rami", _("rami")
+        NOLO = "nolo", _("nolo")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="entries")
+    position = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    game = models.CharField(max_length=4, choices=Game.choices, blank=True)
+    caller_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    tricks_a = models.PositiveSmallIntegerField(null=True, blank=True)
+    tricks_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    penalised = models.BooleanField(default=False)
+    pair = models.CharField(max_length=1, blank=True)  # "A" or "B": the penalty's beneficiary, the forfeiting pair
+    points = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "position"], name="entry_position_unique"),
+            models.CheckConstraint(condition=Q(position__gte=1), name="entry_position_positive"),
+            models.CheckConstraint(
+                condition=~Q(kind="deal")
+                | (Q(game__in=["rami", "nolo"]) & Q(tricks_a__isnull=False) & Q(tricks_b__isnull=False)),
+                name="entry_deal_has_game_and_tricks",
+            ),
+            models.CheckConstraint(
+                condition=Q(caller_seat__isnull=True) | Q(caller_seat__in=[1, 2, 3, 4]), name="entry_caller_seat"
+            ),
+            models.CheckConstraint(
+                condition=Q(tricks_a__isnull=True) | Q(tricks_a__lte=13), name="entry_tricks_a_at_most_13"
+            ),
+            models.CheckConstraint(
+                condition=Q(tricks_b__isnull=True) | Q(tricks_b__lte=13), name="entry_tricks_b_at_most_13"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="deal") | Q(pair__in=["A", "B"]), name="entry_penalty_names_pair"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}#{self.position} {self.kind}"
+
+
+class PaperResult(models.Model):
+    """A result typed in from a paper scoresheet: both rise totals, tuppi or not, deals played."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="paper")
+    total_a = models.PositiveSmallIntegerField()
+    total_b = models.PositiveSmallIntegerField()
+    deals_played = models.PositiveSmallIntegerField()
+    tuppi = models.CharField(max_length=1, blank=True)  # "A" or "B": who won by tuppi
+    deciding_winner = models.CharField(max_length=1, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(tuppi__in=["", "A", "B"]), name="paper_tuppi_pair"),
+            models.CheckConstraint(condition=Q(deciding_winner__in=["", "A", "B"]), name="paper_deciding_pair"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}: {self.total_a}–{self.total_b}"
+
+
+class ResultChange(models.Model):
+    """Every change to a result: who (an organiser, or the match's secret link), when, before and after."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="changes")
+    at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    via_link = models.BooleanField(default=False)
+    action = models.CharField(max_length=40)
+    before = models.JSONField(null=True)
+    after = models.JSONField(null=True)
+
+    class Meta:
+        ordering = ["match", "-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} {self.action} {self.at}"
+
+
+class Playoff(models.Model):
+    """The result of a play-off between pairs level after every tie-break (RULES.md §4 step 5): their order."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="playoffs")
+    order = models.JSONField()  # pair ids, best first
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["group", "recorded_at"]
+
+    def __str__(self) -> str:
+        return f"{self.group_id}: {self.order}"

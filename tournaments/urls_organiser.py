@@ -1,11 +1,23 @@
 """Organiser pages: a login and a permission for the event."""
 
-from django.urls import path
+from django.urls import include, path
 
-from tournaments.views import organiser
+from tournaments.views import organiser, results
 
 app_name = "organiser"
 
 urlpatterns = [
     path("", organiser.home, name="home"),
+    path("uusi-kisa/", organiser.event_create, name="event_create"),
+    path("kisat/<slug:slug>/", organiser.event_dashboard, name="event"),
+    path("kisat/<slug:slug>/muokkaa/", organiser.event_edit, name="event_edit"),
+    path("kisat/<slug:slug>/arvonta/", organiser.draw, name="draw"),
+    path("kisat/<slug:slug>/arvonta/vaihda/", organiser.swap, name="swap"),
+    path("kisat/<slug:slug>/tulokset/", results.overview, name="results"),
+    path("kisat/<slug:slug>/ottelut/<int:match_id>/", results.organiser_match, name="match"),
+    path("kisat/<slug:slug>/ottelut/<int:match_id>/vahvista/", results.confirm, name="confirm"),
+    path("kisat/<slug:slug>/ottelut/<int:match_id>/historia/", results.history, name="match_history"),
+    path("kisat/<slug:slug>/lohkot/<int:group_id>/uusinta/", results.playoff, name="playoff"),
+    # Entries: adding pairs, the player search, importing a spreadsheet, the morning check-in.
+    path("", include("tournaments.urls_entries")),
 ]

@@ -7,4 +7,8 @@ from tournaments.views import public
 urlpatterns = [
     path("", public.home, name="home"),
     path("kisat/<slug:slug>/", public.event, name="event"),
+    path("kisat/<slug:slug>/ohjelma/", public.schedule, name="schedule"),
+    path("kisat/<slug:slug>/lohkot/<str:name>/", public.group, name="group"),
+    path("kisat/<slug:slug>/ottelut/<int:match_id>/", public.match, name="match"),
+    path("kisat/<slug:slug>/parit/<int:number>/", public.pair, name="pair"),
 ]

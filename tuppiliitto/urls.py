@@ -6,6 +6,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from tournaments.forms import LoginForm
+from tournaments.views.results import link_match
 
 admin.site.site_header = "Suomen Tuppiliitto"
 admin.site.site_title = "Tuppiliitto"
@@ -20,6 +21,8 @@ urlpatterns = [
     ),
     path("kirjaudu-ulos/", auth_views.LogoutView.as_view(), name="logout"),
     path("jarjestaja/", include("tournaments.urls_organiser")),
+    path("tulos/<str:token>/", link_match, name="match_link"),
+    path("api/", include("tournaments.urls_api")),
     path("", include("tournaments.urls_public")),
 ]
 

@@ -68,3 +68,9 @@ def test_event_page_public(client, events):
 
 def test_unknown_event_is_404(client, db):
     assert client.get(reverse("event", args=["ei-ole"])).status_code == 404
+
+
+def test_browser_language_does_not_override_finnish(client, db):
+    # A phone set to English still gets Finnish until the visitor picks English with the switch.
+    response = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9")
+    assert response.headers["Content-Language"] == "fi"

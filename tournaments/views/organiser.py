@@ -1,12 +1,104 @@
 """Organiser pages: each needs a login and a permission for its event."""
 
-from django.contrib.auth.decorators import login_required
-from django.shortcuts import render
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required, permission_required
+from django.core.exceptions import ValidationError
+from django.db.models import Count, Q
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
-from tournaments.models import Event
+from tournaments import services
+from tournaments.forms import EventForm, SwapForm
+from tournaments.models import Event, Season
+from tournaments.permissions import organiser_required
+from tournaments.views.common import saturday_groups
 
 
 @login_required
 def home(request):
     events = Event.objects.all() if request.user.is_superuser else request.user.organised_events.all()
-    return render(request, "tournaments/organiser/home.html", {"events": events.order_by("-starts_on")})
+    can_create = request.user.has_perm("tournaments.add_event")
+    return render(
+        request,
+        "tournaments/organiser/home.html",
+        {"events": events.order_by("-starts_on"), "can_create": can_create},
+    )
+
+
+@login_required
+@permission_required("tournaments.add_event", raise_exception=True)
+def event_create(request):
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        event = form.save(commit=False)
+        event.season = Season.for_date(event.starts_on)
+        event.save()
+        event.organisers.add(request.user)
+        messages.success(request, _("Kisa on luotu."))
+        return redirect("organiser:event", event.slug)
+    return render(request, "tournaments/organiser/event_form.html", {"form": form})
+
+
+@organiser_required
+def event_edit(request, event):
+    form = EventForm(request.POST or None, instance=event)
+    if request.method == "POST" and form.is_valid():
+        event = form.save(commit=False)
+        event.season = Season.for_date(event.starts_on)
+        event.save()
+        messages.success(request, _("Muutokset on tallennettu."))
+        return redirect("organiser:event", event.slug)
+    return render(request, "tournaments/organiser/event_form.html", {"form": form, "event": event, "section": "edit"})
+
+
+@organiser_required
+def event_dashboard(request, event):
+    counts = event.pairs.aggregate(
+        total=Count("pk", filter=Q(withdrawn_at__isnull=True)),
+        present=Count("pk", filter=Q(withdrawn_at__isnull=True, checked_in=True)),
+        withdrawn=Count("pk", filter=Q(withdrawn_at__isnull=False)),
+    )
+    return render(
+        request,
+        "tournaments/organiser/event.html",
+        {"event": event, "counts": counts, "section": "dashboard", "locked": services.draw_locked(event)},
+    )
+
+
+@organiser_required
+def draw(request, event):
+    if request.method == "POST":
+        try:
+            services.draw_groups(event, request.user)
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(request, _("Lohkot on arvottu ja ottelut laadittu."))
+        return redirect("organiser:draw", event.slug)
+    event.refresh_from_db()
+    context = {
+        "event": event,
+        "section": "draw",
+        "groups": saturday_groups(event),
+        "locked": services.draw_locked(event),
+        "swap_form": SwapForm(event=event),
+        "pair_count": event.pairs.filter(withdrawn_at__isnull=True).count(),
+    }
+    return render(request, "tournaments/organiser/draw.html", context)
+
+
+@organiser_required
+@require_POST
+def swap(request, event):
+    form = SwapForm(request.POST, event=event)
+    if form.is_valid():
+        try:
+            services.swap_pairs(event, form.cleaned_data["pair_x"], form.cleaned_data["pair_y"], request.user)
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(request, _("Parit on vaihdettu ja ottelut laadittu uudelleen."))
+    else:
+        messages.error(request, _("Valitse kaksi paria."))
+    return redirect("organiser:draw", event.slug)

@@ -1,8 +1,11 @@
-"""Public pages: read-only, no login, made for a phone."""
+"""Public pages: read-only, no login, made for a phone; live pages refresh themselves (htmx polling)."""
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
-from tournaments.models import Event
+from tournaments.models import Event, Match, Pair, PaperResult
+from tournaments.results import load_outcomes, outcome, sheet, stage_tables
+from tournaments.views.common import matches_by_round, pair_members_prefetch, saturday_groups
 
 
 def home(request):
@@ -14,6 +17,94 @@ def home(request):
     return render(request, "tournaments/public/home.html", {"by_status": by_status})
 
 
+def _event(slug):
+    return get_object_or_404(Event.objects.select_related("organising_club", "season", "drawn_by"), slug=slug)
+
+
+def current_round(rounds: dict[int, list[Match]], outcomes) -> int | None:
+    """The first round with a match still to finish; None when all are done (or nothing is scheduled)."""
+    for number in sorted(rounds):
+        if any(outcomes[m.pk].status in ("scheduled", "playing") for m in rounds[number]):
+            return number
+    return None
+
+
 def event(request, slug):
-    event = get_object_or_404(Event.objects.select_related("organising_club", "season"), slug=slug)
-    return render(request, "tournaments/public/event.html", {"event": event})
+    event = _event(slug)
+    rounds = matches_by_round(event)
+    outcomes = load_outcomes(m for ms in rounds.values() for m in ms)
+    swaps = event.draw_swaps.prefetch_related(pair_members_prefetch("pair_x__"), pair_members_prefetch("pair_y__"))
+    pairs = Pair.objects.filter(event=event, withdrawn_at__isnull=True).prefetch_related(pair_members_prefetch(""))
+    context = {
+        "event": event,
+        "groups": saturday_groups(event),
+        "swaps": swaps,
+        "current_round": current_round(rounds, outcomes),
+        "played": sum(1 for o in outcomes.values() if o.finished),
+        "total": sum(1 for o in outcomes.values() if o.status != "annulled"),
+        "pairs": sorted(pairs, key=lambda p: p.name),
+    }
+    return render(request, "tournaments/public/event.html", context)
+
+
+def schedule(request, slug):
+    """Who plays whom at which table, one round at a time (``?kierros=N``; default the current round)."""
+    event = _event(slug)
+    rounds = matches_by_round(event)
+    outcomes = load_outcomes(m for ms in rounds.values() for m in ms)
+    numbers = sorted(rounds)
+    default = current_round(rounds, outcomes) or (numbers[0] if numbers else 1)
+    try:
+        current = int(request.GET.get("kierros", default))
+    except ValueError:
+        current = default
+    if numbers and current not in rounds:
+        raise Http404
+    matches = rounds.get(current, [])
+    for m in matches:
+        m.outcome = outcomes[m.pk]
+    context = {"event": event, "numbers": numbers, "current": current, "matches": matches}
+    return render(request, "tournaments/public/schedule.html", context)
+
+
+def group(request, slug, name):
+    event = _event(slug)
+    group = get_object_or_404(event.groups.filter(stage="saturday"), name=name)
+    table = stage_tables(event, "saturday", group_id=group.pk)[0]
+    pairs = [r.pair for r in table.rows]
+    cross_rows = [(x, [(y, table.cross.get((x.pk, y.pk)) if x != y else None) for y in pairs]) for x in pairs]
+    context = {"event": event, "group": group, "table": table, "cross_rows": cross_rows, "pairs": pairs}
+    return render(request, "tournaments/public/group.html", context)
+
+
+def match(request, slug, match_id):
+    event = _event(slug)
+    match = get_object_or_404(
+        Match.objects.filter(event=event)
+        .select_related("group", "pair_a__club", "pair_b__club")
+        .prefetch_related(pair_members_prefetch("pair_a__"), pair_members_prefetch("pair_b__")),
+        pk=match_id,
+    )
+    rows = list(match.entries.order_by("position"))
+    paper = PaperResult.objects.filter(match=match).first()
+    lines, state = sheet(match, rows)
+    context = {"event": event, "match": match, "lines": lines, "state": state, "outcome": outcome(match, rows, paper)}
+    return render(request, "tournaments/public/match.html", context)
+
+
+def pair(request, slug, number):
+    event = _event(slug)
+    pair = get_object_or_404(
+        Pair.objects.filter(event=event).select_related("club").prefetch_related(pair_members_prefetch("")),
+        number=number,
+    )
+    entry = pair.group_entries.filter(stage="saturday").select_related("group").first()
+    table = stage_tables(event, "saturday", group_id=entry.group_id)[0] if entry else None
+    matches = [m for m in table.matches if pair.pk in (m.pair_a_id, m.pair_b_id)] if table else []
+    position = next((r.standing for r in table.rows if r.pair.pk == pair.pk), None) if table else None
+    upcoming = [m for m in matches if m.outcome.status in ("scheduled", "playing")]
+    context = {
+        "event": event, "pair": pair, "group": entry.group if entry else None, "table": table,
+        "matches": matches, "position": position, "next_match": upcoming[0] if upcoming else None,
+    }
+    return render(request, "tournaments/public/pair.html", context)

@@ -1,0 +1,110 @@
+"""Forms for results: one scoresheet line, a paper scoresheet's totals, a play-off's order."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.services import EntryData, PaperData
+
+PAIR_CHOICES = [("A", _("Pari A (paikat 1 ja 3)")), ("B", _("Pari B (paikat 2 ja 4)"))]
+
+
+class EntryForm(forms.Form):
+    """A scoresheet line as the referee types it at the table.
+
+    For a deal the referee gives the game, the rami caller's seat and pair A's tricks; pair B's are the
+    rest of 13. Only when play stopped early (a fall or a tuppi after seven tricks) are both counts typed.
+    """
+
+    KIND_CHOICES = [
+        ("deal", _("Jako")),
+        ("points", _("Rangaistus: 28 pistettä")),
+        ("tuppi", _("Rangaistus: tuppi (merkinanto)")),
+        ("forfeit", _("Luovutus")),
+    ]
+    GAME_CHOICES = [("rami", _("Rami")), ("nolo", _("Nolo"))]
+    SEAT_CHOICES = [(1, "1"), (2, "2"), (3, "3"), (4, "4")]
+
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    kind = forms.ChoiceField(label=_("Merkintä"), choices=KIND_CHOICES, initial="deal", widget=forms.RadioSelect)
+    game = forms.ChoiceField(label=_("Peli"), choices=GAME_CHOICES, required=False, widget=forms.RadioSelect)
+    caller_seat = forms.TypedChoiceField(
+        label=_("Ramaajan paikka"), choices=SEAT_CHOICES, coerce=int, required=False, widget=forms.RadioSelect
+    )
+    tricks_a = forms.IntegerField(
+        label=_("Parin A kasat"), min_value=0, max_value=13, required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 13}),
+    )
+    early = forms.BooleanField(label=_("Jako lopetettiin kesken (7 kasaa)"), required=False)
+    tricks_b = forms.IntegerField(
+        label=_("Parin B kasat"), min_value=0, max_value=13, required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 13}),
+        help_text=_("Vain kesken lopetetussa jaossa; muuten 13 miinus parin A kasat."),
+    )
+    penalised = forms.BooleanField(label=_("Loput kasat annettiin vastapuolelle (rangaistus)"), required=False)
+    pair = forms.ChoiceField(
+        label=_("Pari"), choices=PAIR_CHOICES, required=False, widget=forms.RadioSelect,
+        help_text=_("Rangaistuksessa pari, joka saa pisteet tai tupin; luovutuksessa luovuttava pari."),
+    )
+    points = forms.IntegerField(label=_("Rangaistuspisteet"), min_value=4, max_value=56, initial=28, required=False)
+
+    def clean(self):
+        data = super().clean()
+        kind = data.get("kind")
+        if kind == "deal":
+            if not data.get("game"):
+                self.add_error("game", _("Valitse rami tai nolo."))
+            if data.get("game") == "rami" and not data.get("caller_seat"):
+                self.add_error("caller_seat", _("Valitse ramaajan paikka."))
+            if data.get("tricks_a") is None:
+                self.add_error("tricks_a", _("Anna parin A kasat."))
+            if data.get("early") and data.get("tricks_b") is None:
+                self.add_error("tricks_b", _("Kesken lopetetussa jaossa anna myös parin B kasat."))
+        elif kind in ("points", "tuppi", "forfeit") and not data.get("pair"):
+            self.add_error("pair", _("Valitse pari."))
+        return data
+
+    def entry_data(self) -> EntryData:
+        d = self.cleaned_data
+        if d["kind"] != "deal":
+            return EntryData(kind=d["kind"], pair=d["pair"], points=(d.get("points") or 28) if d["kind"] == "points" else None)
+        tricks_a = d["tricks_a"]
+        tricks_b = d["tricks_b"] if d.get("early") else 13 - tricks_a
+        return EntryData(
+            kind="deal",
+            game=d["game"],
+            caller_seat=d["caller_seat"] if d["game"] == "rami" else None,
+            tricks_a=tricks_a,
+            tricks_b=tricks_b,
+            penalised=bool(d.get("penalised")),
+        )
+
+    @classmethod
+    def initial_from(cls, row) -> dict:
+        """The form's values for correcting a stored line."""
+        early = row.kind == "deal" and (row.tricks_a or 0) + (row.tricks_b or 0) != 13
+        return {
+            "kind": row.kind, "game": row.game, "caller_seat": row.caller_seat, "tricks_a": row.tricks_a,
+            "tricks_b": row.tricks_b if early else None, "early": early, "penalised": row.penalised,
+            "pair": row.pair, "points": row.points or 28,
+        }
+
+
+class PaperForm(forms.Form):
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    total_a = forms.IntegerField(label=_("Parin A nousupisteet yhteensä"), min_value=0, max_value=2000)
+    total_b = forms.IntegerField(label=_("Parin B nousupisteet yhteensä"), min_value=0, max_value=2000)
+    deals_played = forms.IntegerField(label=_("Pelattuja jakoja"), min_value=1, max_value=200)
+    tuppi = forms.ChoiceField(
+        label=_("Tuppi"), required=False, widget=forms.RadioSelect,
+        choices=[("", _("Ei tuppia")), ("A", _("Pari A voitti tupilla")), ("B", _("Pari B voitti tupilla"))],
+    )
+    deciding_winner = forms.ChoiceField(
+        label=_("Voitosta pelattu jako"), required=False, widget=forms.RadioSelect,
+        choices=[("", _("Ei pelattu")), ("A", _("Pari A voitti")), ("B", _("Pari B voitti"))],
+    )
+
+    def paper_data(self) -> PaperData:
+        d = self.cleaned_data
+        return PaperData(d["total_a"], d["total_b"], d["deals_played"], d.get("tuppi") or "", d.get("deciding_winner") or "")

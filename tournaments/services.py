@@ -1,0 +1,437 @@
+"""Multi-step operations on events: each runs in one transaction, so nothing is ever half-saved."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring import draw as draw_core
+from scoring import match as match_engine
+from scoring import schedule as schedule_core
+from scoring.errors import ScoringError
+from tournaments.models import (
+    Club,
+    DrawSwap,
+    Entry,
+    Event,
+    Group,
+    GroupEntry,
+    Match,
+    Pair,
+    PairMember,
+    PaperResult,
+    Player,
+    Playoff,
+    ResultChange,
+    SeasonClub,
+)
+
+
+@transaction.atomic
+def create_pair(event: Event, player1: Player, player2: Player, club: Club) -> Pair:
+    """Enter two players as a pair representing ``club``.
+
+    Refuses the same player twice, and a player already in a pair of this event (the database refuses
+    it too). In a cup event a player's first cup event of the season fixes their season club
+    (RULES.md §7).
+    """
+    if player1.pk == player2.pk:
+        raise ValidationError(_("Parin pelaajien on oltava kaksi eri henkilöä."), code="same_player")
+    taken = PairMember.objects.filter(event=event, player__in=[player1, player2]).select_related("player")
+    if taken:
+        names = ", ".join(sorted(m.player.full_name for m in taken))
+        raise ValidationError(
+            _("Pelaaja on jo toisessa parissa tässä kisassa: %(names)s") % {"names": names}, code="already_entered"
+        )
+    if event.drawn_at is not None:
+        raise ValidationError(_("Lohkot on jo arvottu: uusia pareja ei voi enää lisätä."), code="drawn")
+    Event.objects.select_for_update().filter(pk=event.pk).first()  # serialise pair numbers per event
+    number = (Pair.objects.filter(event=event).aggregate(n=Max("number"))["n"] or 0) + 1
+    try:
+        with transaction.atomic():
+            pair = Pair.objects.create(event=event, number=number, club=club)
+            PairMember.objects.create(pair=pair, event=event, player=player1, position=1)
+            PairMember.objects.create(pair=pair, event=event, player=player2, position=2)
+    except IntegrityError as exc:  # a concurrent entry of the same player
+        raise ValidationError(_("Pelaaja on jo toisessa parissa tässä kisassa."), code="already_entered") from exc
+    if event.kind in (Event.Kind.CUP, Event.Kind.SM_PAIRS, Event.Kind.SUMMER):
+        for player in (player1, player2):
+            SeasonClub.objects.get_or_create(
+                season=event.season, player=player, defaults={"club": club, "first_event": event}
+            )
+    return pair
+
+
+def set_checked_in(pair: Pair, present: bool) -> None:
+    Pair.objects.filter(pk=pair.pk).update(checked_in=present)
+    pair.checked_in = present
+
+
+@transaction.atomic
+def withdraw_pair(pair: Pair) -> int:
+    """Withdraw a pair. Before it has finished its group, all its group matches are annulled: kept, shown
+    struck through, counted nowhere (RULES.md §4). Returns how many matches were annulled."""
+    if pair.withdrawn_at is not None:
+        return 0
+    pair.withdrawn_at = timezone.now()
+    pair.save(update_fields=["withdrawn_at"])
+    group_matches = Match.objects.filter(stage="saturday").filter(pair_a=pair) | Match.objects.filter(
+        stage="saturday"
+    ).filter(pair_b=pair)
+    unfinished = group_matches.exclude(status__in=[Match.Status.FINISHED, Match.Status.ANNULLED])
+    if not unfinished.exists():
+        return 0
+    return group_matches.exclude(status=Match.Status.ANNULLED).update(status=Match.Status.ANNULLED)
+
+
+@transaction.atomic
+def withdraw_absent(event: Event) -> int:
+    """The morning check-in: every pair not marked present is withdrawn. Only before the draw."""
+    if event.drawn_at is not None:
+        raise ValidationError(_("Lohkot on jo arvottu."), code="drawn")
+    return Pair.objects.filter(event=event, checked_in=False, withdrawn_at__isnull=True).update(
+        withdrawn_at=timezone.now()
+    )
+
+
+# --- the Saturday draw (RULES.md §4) --------------------------------------------------------------------
+
+SATURDAY = "saturday"
+FULL_CUP_KINDS = (Event.Kind.CUP, Event.Kind.SM_PAIRS)
+
+
+def draw_locked(event: Event) -> bool:
+    """The draw is locked once the first result is entered (RULES.md §4, Decision on the draw)."""
+    return Match.objects.filter(event=event, stage=SATURDAY, status__in=["playing", "finished"]).exists()
+
+
+def _scoring_error(exc: ScoringError) -> ValidationError:
+    """The draw core's refusals, said in Finnish."""
+    messages = {
+        "too_few_pairs": _(
+            "Kaksipäiväinen kisa tarvitsee vähintään %(minimum)s paria, nyt niitä on %(n_pairs)s. "
+            "Vaihda kisan muodoksi yksivaiheinen kisa (muokkaa kisaa), jolloin valitset lohkojen määrän itse "
+            "ja sijat ratkeavat lohkotaulukoista."
+        ),
+        "group_count_out_of_range": _(
+            "%(n_pairs)s paria ei voi jakaa %(groups)s lohkoon: lohkoja voi olla 1–%(maximum)s "
+            "(vähintään kaksi paria lohkossa)."
+        ),
+        "too_few_deals": _("Cupin kisassa otteluissa on oltava vähintään %(minimum)s jakoa, ei %(chosen)s."),
+    }
+    template = messages.get(exc.code)
+    if template is None:
+        return ValidationError(str(exc), code=exc.code)
+    return ValidationError(template % exc.values, code=exc.code)
+
+
+@transaction.atomic
+def draw_groups(event: Event, user, *, seed: int | None = None) -> None:
+    """Draw the Saturday groups and make their schedule: groups, entries and matches, in one transaction.
+
+    A redraw (a new seed) replaces the previous draw and its swaps; refused once a result exists.
+    """
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if draw_locked(event):
+        raise ValidationError(_("Ensimmäinen tulos on jo kirjattu: arvonta on lukittu."), code="locked")
+    pairs = list(Pair.objects.filter(event=event, withdrawn_at__isnull=True).only("pk", "club_id"))
+    try:
+        if event.format == Event.Format.ONE_STAGE:
+            count = draw_core.group_count(len(pairs), one_stage_groups=event.group_count or 1)
+        else:
+            count = draw_core.group_count(len(pairs))
+        seed = draw_core.new_seed() if seed is None else seed
+        groups = draw_core.draw_groups([p.pk for p in pairs], seed, count)
+        _store_groups(event, groups, {p.pk: p.club_id for p in pairs})
+    except ScoringError as exc:
+        raise _scoring_error(exc) from exc
+    DrawSwap.objects.filter(event=event).delete()
+    event.draw_seed = seed
+    event.drawn_at = timezone.now()
+    event.drawn_by = user if user is not None and user.is_authenticated else None
+    event.save(update_fields=["draw_seed", "drawn_at", "drawn_by"])
+
+
+def current_groups(event: Event) -> tuple[tuple[int, ...], ...]:
+    entries = GroupEntry.objects.filter(group__event=event, stage=SATURDAY).order_by("group__name", "slot")
+    by_group: dict[str, list[int]] = {}
+    for group_name, pair_id in entries.values_list("group__name", "pair_id"):
+        by_group.setdefault(group_name, []).append(pair_id)
+    return tuple(tuple(by_group[name]) for name in sorted(by_group, key=draw_core.group_name_key))
+
+
+@transaction.atomic
+def swap_pairs(event: Event, pair_x: Pair, pair_y: Pair, user) -> None:
+    """Exchange two pairs of different groups and remake the schedule; refused once a result exists."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.drawn_at is None:
+        raise ValidationError(_("Lohkoja ei ole vielä arvottu."), code="not_drawn")
+    if draw_locked(event):
+        raise ValidationError(_("Ensimmäinen tulos on jo kirjattu: arvonta on lukittu."), code="locked")
+    try:
+        groups = draw_core.swap(current_groups(event), pair_x.pk, pair_y.pk)
+    except ScoringError as exc:
+        messages = {
+            "same_pair": _("Valitse kaksi eri paria."),
+            "same_group": _("Parit ovat samassa lohkossa: vaihto ei muuttaisi mitään."),
+        }
+        raise ValidationError(messages.get(exc.code, _("Paria ei löydy arvonnasta.")), code=exc.code) from exc
+    clubs = dict(Pair.objects.filter(event=event).values_list("pk", "club_id"))
+    _store_groups(event, groups, clubs)
+    DrawSwap.objects.create(event=event, pair_x=pair_x, pair_y=pair_y, swapped_by=user)
+
+
+def _store_groups(event: Event, groups, clubs: dict[int, int]) -> None:
+    """Replace the Saturday groups, entries and matches with ``groups`` (names A, B, …) and their schedule."""
+    Match.objects.filter(event=event, stage=SATURDAY).delete()
+    Group.objects.filter(event=event, stage=SATURDAY).delete()
+    names = draw_core.group_names(len(groups))
+    cup = event.kind in FULL_CUP_KINDS
+    group_rows = {
+        name: Group.objects.create(
+            event=event,
+            stage=SATURDAY,
+            name=name,
+            deals_planned=schedule_core.planned_deals(len(members), cup_event=cup, chosen=event.deals_saturday),
+        )
+        for name, members in zip(names, groups, strict=True)
+    }
+    GroupEntry.objects.bulk_create(
+        GroupEntry(group=group_rows[name], pair_id=pair_id, stage=SATURDAY, slot=slot)
+        for name, members in zip(names, groups, strict=True)
+        for slot, pair_id in enumerate(members, start=1)
+    )
+    schedule = schedule_core.event_schedule(dict(zip(names, groups, strict=True)), clubs)
+    Match.objects.bulk_create(
+        Match(
+            event=event,
+            stage=SATURDAY,
+            group=group_rows[m.group],
+            round=m.round,
+            table=m.table,
+            pair_a_id=m.a,
+            pair_b_id=m.b,
+            deals_planned=group_rows[m.group].deals_planned,
+        )
+        for m in schedule
+    )
+    # A pair withdrawn after an earlier draw keeps its place, and its matches stay annulled (RULES.md §4).
+    Match.objects.filter(event=event, stage=SATURDAY).filter(
+        Q(pair_a__withdrawn_at__isnull=False) | Q(pair_b__withdrawn_at__isnull=False)
+    ).update(status=Match.Status.ANNULLED)
+
+
+# --- results: the scoresheet line by line, the paper result, confirmation (RULES.md §2–3) ---------------
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who changes a result: an organiser (``user``) or whoever holds the match's secret link."""
+
+    user: object | None = None
+    via_link: bool = False
+
+    @property
+    def is_organiser(self) -> bool:
+        return self.user is not None and not self.via_link
+
+
+@dataclass(frozen=True)
+class EntryData:
+    """One scoresheet line as typed: a deal (game, caller seat, tricks) or a penalty/forfeit (pair, points)."""
+
+    kind: str
+    game: str = ""
+    caller_seat: int | None = None
+    tricks_a: int | None = None
+    tricks_b: int | None = None
+    penalised: bool = False
+    pair: str = ""
+    points: int | None = None
+
+
+@dataclass(frozen=True)
+class PaperData:
+    total_a: int
+    total_b: int
+    deals_played: int
+    tuppi: str = ""
+    deciding_winner: str = ""
+
+
+class ResultRefused(ValidationError):
+    """A result change that was not saved; the message says why, in the user's language."""
+
+
+def _entry_json(row: Entry) -> dict:
+    return {
+        "kind": row.kind, "game": row.game, "caller_seat": row.caller_seat, "tricks_a": row.tricks_a,
+        "tricks_b": row.tricks_b, "penalised": row.penalised, "pair": row.pair, "points": row.points,
+    }
+
+
+def _snapshot(match: Match) -> dict:
+    paper = PaperResult.objects.filter(match=match).first()
+    return {
+        "entries": [_entry_json(r) for r in match.entries.order_by("position")],
+        "paper": None
+        if paper is None
+        else {
+            "total_a": paper.total_a, "total_b": paper.total_b, "deals_played": paper.deals_played,
+            "tuppi": paper.tuppi, "deciding_winner": paper.deciding_winner,
+        },
+        "confirmed": match.confirmed_at is not None,
+    }
+
+
+def _locked_match(match_id: int, version: int | None, actor: Actor) -> Match:
+    """The match, locked for this transaction, after the checks every result change shares."""
+    match = Match.objects.select_for_update().select_related("event").get(pk=match_id)
+    if match.status == Match.Status.ANNULLED:
+        raise ResultRefused(_("Ottelu on mitätöity: sille ei kirjata tulosta."), code="annulled")
+    if match.confirmed_at is not None and not actor.is_organiser:
+        raise ResultRefused(
+            _("Järjestäjä on jo vahvistanut tuloksen: vain järjestäjä voi muuttaa sitä."), code="confirmed"
+        )
+    if version is not None and version != match.version:
+        raise ResultRefused(
+            _(
+                "Joku muu tallensi tähän otteluun muutoksen sillä välin. Tarkista pöytäkirja alta ja "
+                "kirjaa rivisi uudelleen, jos se puuttuu."
+            ),
+            code="stale",
+        )
+    return match
+
+
+def _fold_or_refuse(match: Match, rows: list[Entry]):
+    from tournaments.engine_messages import message
+    from tournaments.results import fold_rows
+
+    try:
+        return fold_rows(match, rows)
+    except ScoringError as exc:
+        raise ResultRefused(message(exc), code=exc.code) from exc
+
+
+def _commit(match: Match, before: dict, action: str, actor: Actor, status: str) -> Match:
+    match.version += 1
+    match.status = status
+    match.save(update_fields=["version", "status"])
+    ResultChange.objects.create(
+        match=match, user=actor.user if actor.user is not None and actor.user.is_authenticated else None,
+        via_link=actor.via_link, action=action, before=before, after=_snapshot(match),
+    )
+    return match
+
+
+def _status(state) -> str:
+    return Match.Status.FINISHED if state.finished else Match.Status.PLAYING
+
+
+@transaction.atomic
+def add_entry(match: Match, data: EntryData, *, version: int | None, actor: Actor) -> Match:
+    """Append one line to the scoresheet; the engine checks it against everything before it."""
+    match = _locked_match(match.pk, version, actor)
+    if PaperResult.objects.filter(match=match).exists():
+        raise ResultRefused(
+            _("Ottelulle on kirjattu tulos paperipöytäkirjasta. Poista se ennen jakojen kirjaamista."), code="paper"
+        )
+    before = _snapshot(match)
+    rows = list(match.entries.order_by("position"))
+    row = Entry(match=match, position=len(rows) + 1, **asdict(data))
+    state = _fold_or_refuse(match, [*rows, row])
+    row.save()
+    return _commit(match, before, "add", actor, _status(state))
+
+
+@transaction.atomic
+def replace_entry(match: Match, position: int, data: EntryData, *, version: int | None, actor: Actor) -> Match:
+    """Correct an earlier line; everything after it is recomputed, and refused if it no longer holds."""
+    match = _locked_match(match.pk, version, actor)
+    before = _snapshot(match)
+    rows = list(match.entries.order_by("position"))
+    if not 1 <= position <= len(rows):
+        raise ResultRefused(_("Riviä ei ole."), code="no_line")
+    row = rows[position - 1]
+    for field, value in asdict(data).items():
+        setattr(row, field, value)
+    state = _fold_or_refuse(match, rows)
+    row.save()
+    return _commit(match, before, "edit", actor, _status(state))
+
+
+@transaction.atomic
+def delete_last_entry(match: Match, *, version: int | None, actor: Actor) -> Match:
+    match = _locked_match(match.pk, version, actor)
+    before = _snapshot(match)
+    rows = list(match.entries.order_by("position"))
+    if not rows:
+        raise ResultRefused(_("Pöytäkirjassa ei ole rivejä."), code="no_line")
+    rows.pop().delete()
+    status = _status(_fold_or_refuse(match, rows)) if rows else Match.Status.SCHEDULED
+    return _commit(match, before, "delete", actor, status)
+
+
+@transaction.atomic
+def save_paper(match: Match, data: PaperData, *, version: int | None, actor: Actor) -> Match:
+    """The result from a paper scoresheet: both totals, tuppi or not, deals played (match points follow)."""
+    from tournaments.engine_messages import message
+
+    match = _locked_match(match.pk, version, actor)
+    if match.entries.exists():
+        raise ResultRefused(
+            _("Ottelulle on kirjattu jakoja: korjaa ne pöytäkirjaan tai poista ne ensin."), code="has_entries"
+        )
+    try:
+        match_engine.paper_result(
+            data.total_a, data.total_b, match.deals_planned, data.deals_played,
+            tuppi=data.tuppi or None, deciding_winner=data.deciding_winner or None,
+        )
+    except ScoringError as exc:
+        raise ResultRefused(message(exc), code=exc.code) from exc
+    before = _snapshot(match)
+    PaperResult.objects.update_or_create(match=match, defaults=asdict(data))
+    return _commit(match, before, "paper", actor, Match.Status.FINISHED)
+
+
+@transaction.atomic
+def clear_paper(match: Match, *, version: int | None, actor: Actor) -> Match:
+    match = _locked_match(match.pk, version, actor)
+    before = _snapshot(match)
+    PaperResult.objects.filter(match=match).delete()
+    return _commit(match, before, "paper_delete", actor, Match.Status.SCHEDULED)
+
+
+@transaction.atomic
+def set_confirmed(match: Match, confirmed: bool, *, user) -> Match:
+    """An organiser confirms a finished result (the secret link stops working for it) or reopens it."""
+    actor = Actor(user=user)
+    match = _locked_match(match.pk, None, actor)
+    if confirmed and match.status != Match.Status.FINISHED:
+        raise ResultRefused(_("Vain päättyneen ottelun tuloksen voi vahvistaa."), code="unfinished")
+    before = _snapshot(match)
+    match.confirmed_at = timezone.now() if confirmed else None
+    match.confirmed_by = user if confirmed else None
+    match.save(update_fields=["confirmed_at", "confirmed_by"])
+    return _commit(match, before, "confirm" if confirmed else "reopen", actor, match.status)
+
+
+@transaction.atomic
+def record_playoff(group: Group, order: list[int], *, user) -> Playoff:
+    """The organiser records a play-off's order for pairs level after every tie-break (RULES.md §4 step 5)."""
+    from tournaments.results import group_table
+
+    table = group_table(group)
+    level = {row.standing.pair for row in table.rows if row.standing.playoff_required}
+    if len(order) < 2 or len(set(order)) != len(order) or not set(order) <= level:
+        raise ResultRefused(_("Valitse järjestys vain uusintaa tarvitseville pareille."), code="bad_playoff")
+    ranks = {row.standing.pair: row.standing.rank for row in table.rows}
+    if len({ranks[p] for p in order}) != 1 or sum(1 for p in level if ranks[p] == ranks[order[0]]) != len(order):
+        raise ResultRefused(_("Uusinnassa ovat kaikki samalla sijalla tasan olevat parit."), code="bad_playoff")
+    return Playoff.objects.create(group=group, order=order, recorded_by=user)

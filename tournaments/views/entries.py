@@ -1,0 +1,409 @@
+"""Organiser pages for entries: the pair list with its add form, the player search, the spreadsheet
+import (upload → preview → accept) and the morning check-in.
+
+Every event page goes through ``organiser_required``; every change goes through ``services`` (or
+``importer.save_rows``), each in one transaction.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Prefetch, Q
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRefresh
+
+from tournaments import importer, services
+from tournaments.forms_entries import ImportForm, PairForm, PlayerPickForm
+from tournaments.models import Event, Pair, PairMember, Player
+from tournaments.permissions import organiser_required
+
+SEARCH_LIMIT = 15
+SEARCH_MIN_LENGTH = 2
+PLAYER_FIELDS = ("q", "player", "first_name", "last_name", "member_number", "namesake_ok")
+
+
+def _pairs_with_players(event: Event):
+    """The event's pairs with club and players: three queries, however many pairs."""
+    members = PairMember.objects.select_related("player").order_by("position")
+    return (
+        event.pairs.select_related("club")
+        .prefetch_related(Prefetch("members", queryset=members))
+        .order_by("number")
+    )
+
+
+def _entered(event: Event) -> dict[int, int]:
+    """player id → the number of the event's pair they are in."""
+    return dict(PairMember.objects.filter(event=event).values_list("player_id", "pair__number"))
+
+
+def search_players(query: str, limit: int = SEARCH_LIMIT) -> list[Player]:
+    """Players whose first name, last name or member number contains every word of ``query``."""
+    words = query.split()
+    if len(query.strip()) < SEARCH_MIN_LENGTH or not words:
+        return []
+    condition = Q()
+    for word in words[:4]:
+        # SQLite ignores case for ASCII letters only; also ask for the common spellings of Ä, Ö and Å.
+        spellings = {word, word.lower(), word.capitalize(), word.upper()}
+        matches_word = Q()
+        for spelling in spellings:
+            matches_word |= Q(first_name__icontains=spelling) | Q(last_name__icontains=spelling)
+        matches_word |= Q(member_number__startswith=word)
+        condition &= matches_word
+    return list(
+        Player.objects.filter(condition).select_related("club").order_by("last_name", "first_name")[:limit]
+    )
+
+
+def _mark_entered(players: list[Player], entered: dict[int, int]) -> None:
+    for player in players:
+        player.entered_pair = entered.get(player.pk)
+
+
+# The pair list and adding a pair ---------------------------------------------------------------------
+
+
+@organiser_required
+def pairs(request, event):
+    drawn = event.drawn_at is not None
+    searching = request.method == "POST" and "search" in request.POST
+    if request.method == "POST" and not searching:
+        if drawn:
+            messages.error(request, _("Lohkot on jo arvottu: uusia pareja ei voi enää lisätä."))
+            return redirect("organiser:pairs", event.slug)
+        player_forms = [PlayerPickForm(request.POST, position=n) for n in (1, 2)]
+        pair_form = PairForm(request.POST)
+        valid = all([f.is_valid() for f in player_forms]) and pair_form.is_valid()
+        if valid:
+            pair = _add_pair(event, player_forms, pair_form)
+            if pair is not None:
+                messages.success(
+                    request,
+                    _("Pari %(number)d lisätty: %(names)s (%(club)s).")
+                    % {"number": pair.number, "names": pair.full_name, "club": pair.club.name},
+                )
+                return redirect("organiser:pairs", event.slug)
+    else:
+        # The search buttons (for a browser without JavaScript, and the Enter key) post the form with
+        # ``search``: show the results and keep what was typed, without complaining about missing fields.
+        source = request.POST if searching else request.GET
+        player_forms = [
+            PlayerPickForm(
+                initial={name: source.get(f"p{n}-{name}", "") for name in PLAYER_FIELDS}, position=n
+            )
+            for n in (1, 2)
+        ]
+        club = source.get("club", "")
+        pair_form = PairForm(initial={"club": int(club) if club.isdigit() else None})
+
+    entered = _entered(event)
+    slots = []
+    for form in player_forms:
+        query = form["q"].value() or ""
+        found = search_players(query)
+        picked = form.cleaned_data.get("player") if form.is_bound and hasattr(form, "cleaned_data") else None
+        if picked is None and not form.is_bound and str(form.initial.get("player", "")).isdigit():
+            picked = Player.objects.filter(pk=int(form.initial["player"])).select_related("club").first()
+        if picked is not None and picked not in found:
+            found.insert(0, picked)
+        _mark_entered(found, entered)
+        slots.append(
+            {
+                "form": form,
+                "players": found,
+                "query": query,
+                "picked_id": picked.pk if picked else None,
+                "new_open": any(form[name].value() for name in ("first_name", "last_name", "member_number"))
+                or bool(form.errors),
+            }
+        )
+    pair_list = list(_pairs_with_players(event))
+    context = {
+        "event": event,
+        "section": "pairs",
+        "drawn": drawn,
+        "slots": slots,
+        "pair_form": pair_form,
+        "pairs": pair_list,
+        "active_count": sum(1 for p in pair_list if p.active),
+        "withdrawn_count": sum(1 for p in pair_list if not p.active),
+    }
+    return render(request, "tournaments/organiser/entries/pairs.html", context)
+
+
+def _add_pair(event, player_forms, pair_form) -> Pair | None:
+    """Create the new players (if any) and the pair, all or nothing. On a refusal the reason is added
+    to the forms and None is returned."""
+    picked = [f.cleaned_data["player"] for f in player_forms]
+    club = pair_form.cleaned_data["club"]
+    if club is None:
+        club = picked[0].club if picked[0] is not None else None
+        if club is None:
+            pair_form.add_error(
+                "club", _("Valitse kerho: ensimmäisellä pelaajalla ei ole kotikerhoa rekisterissä.")
+            )
+            return None
+    f1, f2 = player_forms
+    if f1.is_new and f2.is_new:
+        same_name = (f1.cleaned_data["first_name"].casefold(), f1.cleaned_data["last_name"].casefold()) == (
+            f2.cleaned_data["first_name"].casefold(),
+            f2.cleaned_data["last_name"].casefold(),
+        )
+        same_number = f1.cleaned_data["member_number"] and (
+            f1.cleaned_data["member_number"] == f2.cleaned_data["member_number"]
+        )
+        if same_number or (same_name and not f1.cleaned_data["member_number"]):
+            pair_form.add_error(None, _("Parin pelaajien on oltava kaksi eri henkilöä."))
+            return None
+    try:
+        with transaction.atomic():
+            players = []
+            for form, player in zip(player_forms, picked, strict=True):
+                if player is None:
+                    player = form.new_player(club)
+                    player.save()
+                players.append(player)
+            return services.create_pair(event, players[0], players[1], club)
+    except ValidationError as exc:
+        pair_form.add_error(None, exc)
+    except IntegrityError:  # a member number registered by someone else a moment ago
+        pair_form.add_error(None, _("Jäsennumero on jo käytössä: hae pelaaja rekisteristä."))
+    return None
+
+
+@organiser_required
+@require_POST
+def pair_withdraw(request, event, pair_id):
+    pair = get_object_or_404(Pair, pk=pair_id, event=event)
+    if pair.withdrawn_at is not None:
+        messages.info(request, _("Pari %(number)d on jo luopunut.") % {"number": pair.number})
+    else:
+        annulled = services.withdraw_pair(pair)
+        text = _("Pari %(number)d luopui.") % {"number": pair.number}
+        if annulled:
+            text += " " + ngettext(
+                "%(count)d ottelu mitätöitiin.", "%(count)d ottelua mitätöitiin.", annulled
+            ) % {"count": annulled}
+        messages.success(request, text)
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=False):
+        target = reverse("organiser:pairs", args=[event.slug])
+    return redirect(target)
+
+
+# The player search (htmx) ----------------------------------------------------------------------------
+
+
+@login_required
+def player_search(request):
+    """An HTML fragment: the players matching ``q`` (by name or member number), at most 15.
+
+    ``slot`` (1 or 2) makes the results radio buttons for that player of the add-pair form; ``kisa``
+    (an event's slug) marks the players already entered in that event.
+    """
+    user = request.user
+    if not (user.is_superuser or user.organised_events.exists()):
+        raise PermissionDenied
+    slot = request.GET.get("slot", "")
+    slot = slot if slot in ("1", "2") else ""
+    query = request.GET.get("q") or (request.GET.get(f"p{slot}-q", "") if slot else "")
+    query = query[:100]
+    entered = {}
+    event = (
+        Event.objects.filter(slug=request.GET.get("kisa", "")).first() if request.GET.get("kisa") else None
+    )
+    if event is not None and event.can_organise(user):
+        entered = _entered(event)
+    found = search_players(query)
+    _mark_entered(found, entered)
+    context = {
+        "players": found,
+        "query": query,
+        "slot": slot,
+        "entered": entered,
+        "picked_id": None,
+        "min_length": SEARCH_MIN_LENGTH,
+    }
+    return render(request, "tournaments/organiser/entries/_player_results.html", context)
+
+
+# Importing a spreadsheet -----------------------------------------------------------------------------
+
+
+def _session_key(event: Event) -> str:
+    return f"entries-import-{event.pk}"
+
+
+@organiser_required
+def import_entries(request, event):
+    key = _session_key(event)
+    drawn = event.drawn_at is not None
+    stored = request.session.get(key)
+    form = ImportForm()
+    if request.method == "POST":
+        action = request.POST.get("action", "upload")
+        if drawn:
+            request.session.pop(key, None)
+            messages.error(request, _("Lohkot on jo arvottu: pareja ei voi enää tuoda."))
+            return redirect("organiser:import", event.slug)
+        if action == "cancel":
+            request.session.pop(key, None)
+            messages.info(request, _("Esikatselu peruttiin: mitään ei tallennettu."))
+            return redirect("organiser:import", event.slug)
+        if action == "accept":
+            return _accept_import(request, event, stored)
+        form = ImportForm(request.POST, request.FILES)
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            try:
+                rows = importer.read_rows(upload)
+            except importer.ImportFileError as exc:
+                form.add_error("file", str(exc))
+            else:
+                # A new upload replaces the previous preview of this event.
+                request.session[key] = {"filename": upload.name, "rows": [[line, raw] for line, raw in rows]}
+                return redirect("organiser:import", event.slug)
+        request.session.pop(key, None)
+        stored = None
+
+    results = importer.check_rows(event, _stored_rows(stored)) if stored and not drawn else None
+    context = {"event": event, "section": "import", "drawn": drawn, "form": form, "results": results}
+    if results is not None:
+        good = [r for r in results if r.ok]
+        context.update(
+            filename=stored.get("filename", ""),
+            good_count=len(good),
+            bad_count=len(results) - len(good),
+            bad_results=[r for r in results if not r.ok],
+            good_lines=",".join(str(r.line) for r in good),
+            new_player_count=sum(1 for r in good for p in r.players if p.is_new),
+        )
+    context["columns"] = importer.ALL_COLUMNS
+    return render(request, "tournaments/organiser/entries/import.html", context)
+
+
+def _stored_rows(stored) -> list[tuple[int, dict[str, str]]]:
+    return [(int(line), {str(k): str(v) for k, v in raw.items()}) for line, raw in stored.get("rows", [])]
+
+
+def _accept_import(request, event, stored):
+    key = _session_key(event)
+    if not stored:
+        messages.error(request, _("Ei esikatseltua tiedostoa: lähetä tiedosto uudelleen."))
+        return redirect("organiser:import", event.slug)
+    results = importer.check_rows(event, _stored_rows(stored))
+    good_lines = ",".join(str(r.line) for r in results if r.ok)
+    if good_lines != request.POST.get("good_lines", ""):
+        # Someone entered a pair or registered a player after the preview: show the new preview first.
+        messages.warning(
+            request,
+            _("Tilanne muuttui esikatselun jälkeen: tarkista rivit uudelleen. Mitään ei tallennettu."),
+        )
+        return redirect("organiser:import", event.slug)
+    if not good_lines:
+        messages.error(request, _("Tiedostossa ei ole yhtään kelvollista riviä: mitään ei tallennettu."))
+        return redirect("organiser:import", event.slug)
+    try:
+        created = importer.save_rows(event, results)
+    except ValidationError as exc:
+        messages.error(
+            request,
+            _("Tuonti keskeytyi, mitään ei tallennettu: %(error)s") % {"error": " ".join(exc.messages)},
+        )
+        return redirect("organiser:import", event.slug)
+    request.session.pop(key, None)
+    skipped = len(results) - created
+    text = ngettext("%(count)d pari tuotiin.", "%(count)d paria tuotiin.", created) % {"count": created}
+    if skipped:
+        text += " " + ngettext(
+            "%(count)d virheellinen rivi ohitettiin.", "%(count)d virheellistä riviä ohitettiin.", skipped
+        ) % {"count": skipped}
+    messages.success(request, text)
+    return redirect("organiser:pairs", event.slug)
+
+
+# The morning check-in --------------------------------------------------------------------------------
+
+
+def _checkin_counts(event: Event) -> dict[str, int]:
+    return event.pairs.filter(withdrawn_at__isnull=True).aggregate(
+        total=Count("id"), present=Count("id", filter=Q(checked_in=True))
+    )
+
+
+@organiser_required
+def checkin(request, event):
+    drawn = event.drawn_at is not None
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "withdraw_absent":
+            try:
+                withdrawn = services.withdraw_absent(event)
+            except ValidationError as exc:
+                messages.error(request, " ".join(exc.messages))
+            else:
+                messages.success(
+                    request,
+                    ngettext(
+                        "%(count)d poissaoleva pari poistettiin kisasta.",
+                        "%(count)d poissaolevaa paria poistettiin kisasta.",
+                        withdrawn,
+                    )
+                    % {"count": withdrawn},
+                )
+            return redirect("organiser:checkin", event.slug)
+        if action == "toggle":
+            return _toggle(request, event, drawn)
+        return redirect("organiser:checkin", event.slug)
+
+    pair_list = list(_pairs_with_players(event))
+    active = [p for p in pair_list if p.active]
+    absent = [p for p in active if not p.checked_in]
+    context = {
+        "event": event,
+        "section": "checkin",
+        "drawn": drawn,
+        "pairs": active,
+        "withdrawn": [p for p in pair_list if not p.active],
+        "absent": absent,
+        "counts": {"total": len(active), "present": len(active) - len(absent)},
+        "confirm": request.GET.get("vahvista") == "1" and not drawn and bool(absent),
+    }
+    return render(request, "tournaments/organiser/entries/checkin.html", context)
+
+
+def _toggle(request, event, drawn):
+    try:
+        pair_id = int(request.POST.get("pair", ""))
+    except ValueError:
+        pair_id = 0
+    pair = get_object_or_404(Pair, pk=pair_id, event=event)
+    refusal = None
+    if drawn:
+        refusal = _("Lohkot on jo arvottu: ilmoittautumista ei enää muuteta.")
+    elif pair.withdrawn_at is not None:
+        refusal = _("Pari %(number)d on luopunut.") % {"number": pair.number}
+    if refusal:
+        messages.error(request, refusal)
+        if request.htmx:
+            return HttpResponseClientRefresh()
+        return redirect("organiser:checkin", event.slug)
+    services.set_checked_in(pair, request.POST.get("present") == "1")
+    if not request.htmx:
+        return redirect(f"{reverse('organiser:checkin', args=[event.slug])}#pari-{pair.number}")
+    pair = _pairs_with_players(event).get(pk=pair.pk)
+    context = {"event": event, "pair": pair, "drawn": drawn, "counts": _checkin_counts(event), "oob": True}
+    html = render_to_string("tournaments/organiser/entries/_checkin_row.html", context, request=request)
+    html += render_to_string("tournaments/organiser/entries/_checkin_count.html", context, request=request)
+    return HttpResponse(html)
