@@ -1,35 +1,54 @@
-"""The demo season: a few events around today's date, for ``setup_demo`` and the README's run command."""
+"""The demo season: a few events around today's date, for ``setup_demo`` and the README's run command.
+
+A finished event whose groups are all played, a live one drawn with its first rounds played, and two
+upcoming ones (one with entries waiting for its draw).
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+import random
 
 from django.utils.text import slugify
 
+from tournaments import services
 from tournaments.models import Club, Event, Season
+from tournaments.simulation import enter_random_pairs, play_matches, settle_playoffs
 
 
 def create_demo_events(organiser, *, today: dt.date) -> list[Event]:
+    rng = random.Random(2026)
     clubs = {club.town: club for club in Club.objects.all()}
     plans = [
-        ("Rovaniemen Syystuppi", -21, 2, "Rovaniemi", "Lapin Tuppikeskus", Event.Kind.CUP),
-        ("Sodankylän Joulutuppi", 0, 2, "Sodankylä", "Seurantalo Kitisenranta", Event.Kind.CUP),
-        ("Oulun Talvituppi", 35, 2, "Oulu", "Kastellin kerhotila", Event.Kind.CUP),
-        ("Kemin Kevättuppi", 98, 2, "Kemi", "Kemin pursiseuran maja", Event.Kind.CUP),
+        ("Rovaniemen Syystuppi", -21, "Rovaniemi", "Lapin Tuppikeskus", 24),
+        ("Sodankylän Joulutuppi", 0, "Sodankylä", "Seurantalo Kitisenranta", 40),
+        ("Oulun Talvituppi", 35, "Oulu", "Kastellin kerhotila", 12),
+        ("Kemin Kevättuppi", 98, "Kemi", "Kemin pursiseuran maja", 0),
     ]
     events = []
-    for name, offset, days, town, venue, kind in plans:
+    for name, offset, town, venue, pairs in plans:
         starts = today + dt.timedelta(days=offset)
         event = Event.objects.create(
             name=f"{name} {starts.year}",
             slug=slugify(f"{name} {starts.year}"),
             season=Season.for_date(starts),
             starts_on=starts,
-            ends_on=starts + dt.timedelta(days=days - 1),
+            ends_on=starts + dt.timedelta(days=1),
             venue=venue,
             organising_club=clubs.get(town),
-            kind=kind,
+            kind=Event.Kind.CUP,
         )
         event.organisers.add(organiser)
         events.append(event)
+        if pairs:
+            enter_random_pairs(event, pairs, rng, check_in=offset <= 0)
+        if offset < 0:  # finished: every group match played
+            services.draw_groups(event, organiser, seed=rng.randrange(2**31))
+            play_matches(event.matches.all(), rng)
+            settle_playoffs(event, rng)
+        elif offset == 0:  # live: drawn, rounds 1 and 2 played, round 3 half played
+            services.draw_groups(event, organiser, seed=rng.randrange(2**31))
+            play_matches(event.matches.filter(round__lte=2), rng)
+            third = list(event.matches.filter(round=3).order_by("table"))
+            play_matches(third[: len(third) // 2], rng)
     return events

@@ -18,11 +18,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from scoring.random_match import random_match
 from tournaments import services
 from tournaments.management.commands.setup_demo import DEMO_ORGANISER, REGISTRY_FIXTURE
-from tournaments.models import Club, Entry, Event, Match, Player, Playoff, Season
-from tournaments.results import fold_rows, from_engine, stage_tables
+from tournaments.models import Club, Event, Player, Season
+from tournaments.simulation import enter_random_pairs, play_matches, settle_playoffs
 
 
 class Command(BaseCommand):
@@ -45,7 +44,6 @@ class Command(BaseCommand):
         if len(players) < 2 * pairs:
             raise CommandError(f"--pairs {pairs} needs {2 * pairs} players; the registry has {len(players)}")
         rng = random.Random(seed)
-        chosen = rng.sample(players, 2 * pairs)
         today = timezone.localdate()
         with transaction.atomic():
             event = Event.objects.create(
@@ -60,11 +58,7 @@ class Command(BaseCommand):
             organiser = get_user_model().objects.filter(username=DEMO_ORGANISER[0]).first()
             if organiser:
                 event.organisers.add(organiser)
-            fallback_club = Club.objects.order_by("pk").first()
-            for i in range(pairs):
-                p1, p2 = chosen[2 * i], chosen[2 * i + 1]
-                pair = services.create_pair(event, p1, p2, p1.club or p2.club or fallback_club)
-                services.set_checked_in(pair, True)
+            enter_random_pairs(event, pairs, rng)
             try:
                 services.draw_groups(event, None, seed=seed)
             except ValidationError as exc:
@@ -73,7 +67,8 @@ class Command(BaseCommand):
         matches = event.matches.count()
         self.stdout.write(f"{pairs} pairs in {groups} groups, {matches} matches scheduled; draw seed {seed}.")
         if until != "draw":
-            played, playoffs = play_groups(event, rng)
+            played = play_matches(event.matches.filter(stage="saturday"), rng)
+            playoffs = settle_playoffs(event, rng)
             self.stdout.write(f"Played {played} group matches; recorded {playoffs} play-offs.")
         self.stdout.write(f"Event: {event.slug}")
 
@@ -85,30 +80,3 @@ class Command(BaseCommand):
             slug = f"{slugify(base)}-{n}"
         return slug
 
-
-@transaction.atomic
-def play_groups(event: Event, rng: random.Random) -> tuple[int, int]:
-    """Play every scheduled Saturday match with a random valid scoresheet, then settle ties by play-offs."""
-    matches = list(Match.objects.filter(event=event, stage="saturday", status=Match.Status.SCHEDULED))
-    rows = []
-    for match in matches:
-        entries = random_match(rng, match.deals_planned, penalties=0.01, tuppi_penalty=0.005, forfeit=0.005, level=0.05)
-        match_rows = [from_engine(e, match, i, seat_choice=rng.randrange(2)) for i, e in enumerate(entries, start=1)]
-        fold_rows(match, match_rows)  # the engine checks the whole sheet once more
-        rows.extend(match_rows)
-        match.status = Match.Status.FINISHED
-        match.version += 1
-    Entry.objects.bulk_create(rows)
-    Match.objects.bulk_update(matches, ["status", "version"])
-    playoffs = 0
-    for table in stage_tables(event, "saturday"):
-        tied: dict[int, list[int]] = {}
-        for row in table.rows:
-            if row.standing.playoff_required:
-                tied.setdefault(row.standing.rank, []).append(row.pair.pk)
-        for pair_ids in tied.values():
-            order = list(pair_ids)
-            rng.shuffle(order)
-            Playoff.objects.create(group=table.group, order=order)
-            playoffs += 1
-    return len(matches), playoffs

@@ -1,0 +1,66 @@
+"""Random but valid events for the demo and ``simulate_event``: pairs from the registry, scoresheets from
+the rules engine's random match generator, random play-off orders. Not used by the live system."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from django.db import transaction
+
+from scoring.random_match import random_match
+from tournaments import services
+from tournaments.models import Club, Entry, Event, Match, Player, Playoff
+from tournaments.results import fold_rows, from_engine, stage_tables
+
+
+@transaction.atomic
+def enter_random_pairs(event: Event, n: int, rng: random.Random, *, check_in: bool = True) -> None:
+    """Enter ``n`` pairs of registry players (a pair plays for its first player's home club)."""
+    taken = set(event.pairs.values_list("members__player", flat=True))
+    players = [p for p in Player.objects.select_related("club").order_by("pk") if p.pk not in taken]
+    if len(players) < 2 * n:
+        raise ValueError(f"{n} pairs need {2 * n} players; the registry has {len(players)} free")
+    chosen = rng.sample(players, 2 * n)
+    fallback = Club.objects.order_by("pk").first()
+    for i in range(n):
+        p1, p2 = chosen[2 * i], chosen[2 * i + 1]
+        pair = services.create_pair(event, p1, p2, p1.club or p2.club or fallback)
+        if check_in:
+            services.set_checked_in(pair, True)
+
+
+@transaction.atomic
+def play_matches(matches: Iterable[Match], rng: random.Random) -> int:
+    """Play each scheduled match with a random valid scoresheet, checked once more by the engine."""
+    matches = [m for m in matches if m.status == Match.Status.SCHEDULED]
+    rows = []
+    for match in matches:
+        entries = random_match(rng, match.deals_planned, penalties=0.01, tuppi_penalty=0.005, forfeit=0.005, level=0.05)
+        match_rows = [from_engine(e, match, i, seat_choice=rng.randrange(2)) for i, e in enumerate(entries, start=1)]
+        fold_rows(match, match_rows)
+        rows.extend(match_rows)
+        match.status = Match.Status.FINISHED
+        match.version += 1
+    Entry.objects.bulk_create(rows)
+    Match.objects.bulk_update(matches, ["status", "version"])
+    return len(matches)
+
+
+@transaction.atomic
+def settle_playoffs(event: Event, rng: random.Random, stage: str = "saturday") -> int:
+    """Record a random play-off order for every tie that needs one in a finished group."""
+    count = 0
+    for table in stage_tables(event, stage):
+        if not table.finished:
+            continue
+        tied: dict[int, list[int]] = {}
+        for row in table.rows:
+            if row.standing.playoff_required:
+                tied.setdefault(row.standing.rank, []).append(row.pair.pk)
+        for pair_ids in tied.values():
+            order = list(pair_ids)
+            rng.shuffle(order)
+            Playoff.objects.create(group=table.group, order=order)
+            count += 1
+    return count
