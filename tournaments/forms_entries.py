@@ -91,10 +91,8 @@ class PlayerPickForm(forms.Form):
             )[:5]
         )
         if namesakes and not data.get("namesake_ok"):
-            names = ", ".join(
-                f"{p.full_name} ({p.member_number or gettext('ei numeroa')})" for p in namesakes
-            )
-            self.namesakes = namesakes
+            no_number = gettext("ei numeroa")
+            names = ", ".join(f"{p.full_name} ({p.member_number or no_number})" for p in namesakes)
             raise forms.ValidationError(
                 gettext(
                     "Rekisterissä on jo %(names)s. Valitse hänet haulla, tai rastita, että uusi pelaaja on eri henkilö."

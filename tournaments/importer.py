@@ -21,6 +21,7 @@ import io
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import PurePath
+from xml.etree.ElementTree import ParseError
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -113,23 +114,33 @@ def _cell_text(value) -> str:
 
 def _xlsx_table(data: bytes) -> list[list[str]]:
     import openpyxl
+    from openpyxl.utils.exceptions import InvalidFileException
 
+    # Whatever is wrong inside an uploaded workbook, the organiser gets one message, not a crash.
+    unreadable = (
+        zipfile.BadZipFile,
+        InvalidFileException,
+        ParseError,
+        KeyError,
+        OSError,
+        ValueError,
+        TypeError,
+    )
     try:
         workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
+        try:
+            table = []
+            for row in workbook.worksheets[0].iter_rows(values_only=True):
+                table.append([_cell_text(v) for v in row])
+                if len(table) > MAX_ROWS + 50:
+                    break
+            return table
+        finally:
+            workbook.close()
+    except unreadable as exc:
         raise ImportFileError(
             _("Tiedostoa ei voi lukea: se ei ole kelvollinen Excel-tiedosto (.xlsx).")
         ) from exc
-    try:
-        sheet = workbook.worksheets[0]
-        table = []
-        for row in sheet.iter_rows(values_only=True):
-            table.append([_cell_text(v) for v in row])
-            if len(table) > MAX_ROWS + 50:
-                break
-        return table
-    finally:
-        workbook.close()
 
 
 def _csv_table(data: bytes) -> list[list[str]]:
@@ -274,10 +285,13 @@ def _identity(player: RowPlayer) -> tuple:
 def _match_player(result, position, player, by_number, by_name, entered) -> None:
     errors = result.errors
     if not player.first_name or not player.last_name:
-        missing = _("etunimi") if not player.first_name else _("sukunimi")
-        errors.append(
-            _("Pelaajan %(position)d %(missing)s puuttuu.") % {"position": position, "missing": missing}
-        )
+        if not player.first_name and not player.last_name:
+            message = _("Pelaajan %(position)d nimi puuttuu.")
+        elif not player.first_name:
+            message = _("Pelaajan %(position)d etunimi puuttuu.")
+        else:
+            message = _("Pelaajan %(position)d sukunimi puuttuu.")
+        errors.append(message % {"position": position})
         return
     if len(player.first_name) > NAME_MAX or len(player.last_name) > NAME_MAX:
         errors.append(_("Pelaajan %(position)d nimi on liian pitkä.") % {"position": position})

@@ -73,3 +73,16 @@ def xlsx_upload(rows: list[list], name: str = "parit.xlsx") -> SimpleUploadedFil
 
 
 HEADER = "pelaaja1_etunimi;pelaaja1_sukunimi;pelaaja1_jasennumero;pelaaja2_etunimi;pelaaja2_sukunimi;pelaaja2_jasennumero;kerho"
+
+
+def truncated_xlsx_upload() -> SimpleUploadedFile:
+    """A workbook whose sheet XML is cut in half: a valid ZIP that is not a readable spreadsheet."""
+    import zipfile
+
+    good = xlsx_upload([HEADER.split(";")]).read()
+    source, out = zipfile.ZipFile(io.BytesIO(good)), io.BytesIO()
+    with zipfile.ZipFile(out, "w") as target:
+        for name in source.namelist():
+            data = source.read(name)
+            target.writestr(name, data[: len(data) // 2] if name == "xl/worksheets/sheet1.xml" else data)
+    return SimpleUploadedFile("rikki.xlsx", out.getvalue())

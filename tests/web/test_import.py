@@ -13,6 +13,7 @@ from tests.web.entries_helpers import (
     load_registry,
     mark_drawn,
     player,
+    truncated_xlsx_upload,
     xlsx_upload,
 )
 from tournaments import services
@@ -213,8 +214,9 @@ def test_csv_with_commas_and_windows_encoding(logged_in, event):
         (csv_upload(HEADER + "\n"), "Tiedostossa ei ole yhtään riviä otsikkorivin jälkeen."),
         (csv_upload(HEADER + "\n" + "x;" * 1_100_000), "Tiedosto on liian suuri: enintään 2 Mt."),
         (csv_upload("ei excel", name="parit.xlsx"), "ei ole kelvollinen Excel-tiedosto"),
+        (truncated_xlsx_upload(), "ei ole kelvollinen Excel-tiedosto"),
     ],
-    ids=["not-a-spreadsheet", "empty", "no-header", "header-only", "too-big", "broken-xlsx"],
+    ids=["not-a-spreadsheet", "empty", "no-header", "header-only", "too-big", "not-a-zip", "truncated-xlsx"],
 )
 def test_bad_files_are_refused_with_a_message(logged_in, event, file, message):
     response = upload(logged_in, event, file)

@@ -288,3 +288,12 @@ def test_withdraw_permissions(client, event, organiser, outsider, make_event):
     assert client.post(target).status_code == 302
     pair.refresh_from_db()
     assert pair.withdrawn_at is not None
+
+
+def test_withdraw_returns_to_a_local_next_page_only(logged_in, event):
+    first, second = add_pairs(event, 2)
+    checkin = reverse("organiser:checkin", args=[event.slug])
+    target = reverse("organiser:pair_withdraw", args=[event.slug, first.pk])
+    assert logged_in.post(target, {"next": checkin}).headers["Location"] == checkin
+    target = reverse("organiser:pair_withdraw", args=[event.slug, second.pk])
+    assert logged_in.post(target, {"next": "https://example.com/"}).headers["Location"] == url(event)
