@@ -369,6 +369,10 @@ class Match(models.Model):
     deals_planned = models.PositiveSmallIntegerField(_("jakoja"))
     # The workflow state. Scores are never stored here: they are folded from the entries by the engine.
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
+    # Placement matches only (RULES.md §5): tier 1–4 (places 1–4 … 13–16), round semi/final/third, slot.
+    tier = models.PositiveSmallIntegerField(null=True, blank=True)
+    placement_round = models.CharField(max_length=5, blank=True)
+    slot = models.PositiveSmallIntegerField(null=True, blank=True)
     # The secret link printed as a QR code on the scoresheet: whoever holds it may enter this match's
     # result until an organiser confirms it.
     token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
@@ -391,6 +395,19 @@ class Match(models.Model):
             models.UniqueConstraint(fields=["event", "stage", "round", "table"], name="one_match_per_table_round"),
             models.UniqueConstraint(
                 fields=["group", "pair_a", "pair_b"], condition=Q(group__isnull=False), name="group_pairs_meet_once"
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(stage="placement", tier__in=[1, 2, 3, 4], placement_round__in=["semi", "final", "third"])
+                    & Q(slot__in=[1, 2])
+                )
+                | (~Q(stage="placement") & Q(tier__isnull=True) & Q(placement_round="")),
+                name="match_placement_fields",
+            ),
+            models.UniqueConstraint(
+                fields=["event", "tier", "placement_round", "slot"],
+                condition=Q(stage="placement"),
+                name="one_placement_match_per_slot",
             ),
         ]
         indexes = [models.Index(fields=["event", "status"])]
@@ -523,3 +540,19 @@ class Playoff(models.Model):
 
     def __str__(self) -> str:
         return f"{self.group_id}: {self.order}"
+
+
+class SeedingCorrection(models.Model):
+    """The organiser's correction of the Sunday seeding (RULES.md §5), kept with the groups before and after."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="seeding_corrections")
+    at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    before = models.JSONField()
+    after = models.JSONField()
+
+    class Meta:
+        ordering = ["event", "at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.event_id} {self.at}"

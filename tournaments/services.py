@@ -327,6 +327,10 @@ def _commit(match: Match, before: dict, action: str, actor: Actor, status: str) 
         match=match, user=actor.user if actor.user is not None and actor.user.is_authenticated else None,
         via_link=actor.via_link, action=action, before=before, after=_snapshot(match),
     )
+    if match.stage in ("sunday", "placement"):
+        from tournaments.sunday import create_placements
+
+        create_placements(match.event)  # the bracket fills itself as soon as pairs are known
     return match
 
 
@@ -434,4 +438,9 @@ def record_playoff(group: Group, order: list[int], *, user) -> Playoff:
     ranks = {row.standing.pair: row.standing.rank for row in table.rows}
     if len({ranks[p] for p in order}) != 1 or sum(1 for p in level if ranks[p] == ranks[order[0]]) != len(order):
         raise ResultRefused(_("Uusinnassa ovat kaikki samalla sijalla tasan olevat parit."), code="bad_playoff")
-    return Playoff.objects.create(group=group, order=order, recorded_by=user)
+    playoff = Playoff.objects.create(group=group, order=order, recorded_by=user)
+    if group.stage == "sunday":
+        from tournaments.sunday import create_placements
+
+        create_placements(group.event)
+    return playoff

@@ -64,3 +64,27 @@ def settle_playoffs(event: Event, rng: random.Random, stage: str = "saturday") -
             Playoff.objects.create(group=table.group, order=order)
             count += 1
     return count
+
+
+def play_weekend(event: Event, rng: random.Random, *, until: str = "all") -> list[str]:
+    """Play an event from its drawn Saturday to published final places (or stop after ``until``:
+    "groups" or "sunday"); returns a line of output per step."""
+    from tournaments import sunday
+
+    out = []
+    played = play_matches(event.matches.filter(stage="saturday"), rng)
+    out.append(f"Played {played} Saturday group matches; recorded {settle_playoffs(event, rng)} play-offs.")
+    if until == "groups" or event.format != Event.Format.STANDARD:
+        return out
+    sunday.advance(event, None)
+    played = play_matches(event.matches.filter(stage="sunday"), rng)
+    out.append(f"Played {played} Sunday group matches; recorded {settle_playoffs(event, rng, 'sunday')} play-offs.")
+    if until == "sunday":
+        return out
+    for _step in ("semi", "final"):
+        sunday.create_placements(event)
+        play_matches(event.matches.filter(stage="placement"), rng)
+    sunday.create_placements(event)
+    sunday.publish(event, None)
+    out.append(f"Played {event.matches.filter(stage='placement').count()} placement matches; final places published.")
+    return out

@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from tournaments.views import organiser, results
+from tournaments.views import organiser, results, sunday
 
 app_name = "organiser"
 
@@ -18,6 +18,10 @@ urlpatterns = [
     path("kisat/<slug:slug>/ottelut/<int:match_id>/vahvista/", results.confirm, name="confirm"),
     path("kisat/<slug:slug>/ottelut/<int:match_id>/historia/", results.history, name="match_history"),
     path("kisat/<slug:slug>/lohkot/<int:group_id>/uusinta/", results.playoff, name="playoff"),
+    path("kisat/<slug:slug>/sunnuntai/", sunday.organiser_sunday, name="sunday"),
+    path("kisat/<slug:slug>/sunnuntai/eteneminen/", sunday.advance, name="advance"),
+    path("kisat/<slug:slug>/sunnuntai/sijoitus/", sunday.correct, name="seeding"),
+    path("kisat/<slug:slug>/sunnuntai/julkaise/", sunday.publish, name="publish"),
     # Entries: adding pairs, the player search, importing a spreadsheet, the morning check-in.
     path("", include("tournaments.urls_entries")),
 ]

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views import public
+from tournaments.views import public, sunday
 
 urlpatterns = [
     path("", public.home, name="home"),
@@ -11,4 +11,6 @@ urlpatterns = [
     path("kisat/<slug:slug>/lohkot/<str:name>/", public.group, name="group"),
     path("kisat/<slug:slug>/ottelut/<int:match_id>/", public.match, name="match"),
     path("kisat/<slug:slug>/parit/<int:number>/", public.pair, name="pair"),
+    path("kisat/<slug:slug>/sunnuntai/", sunday.public_sunday, name="sunday"),
+    path("kisat/<slug:slug>/lopputulokset/", sunday.public_results, name="final_places"),
 ]

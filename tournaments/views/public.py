@@ -69,8 +69,8 @@ def schedule(request, slug):
 
 def group(request, slug, name):
     event = _event(slug)
-    group = get_object_or_404(event.groups.filter(stage="saturday"), name=name)
-    table = stage_tables(event, "saturday", group_id=group.pk)[0]
+    group = get_object_or_404(event.groups.all(), name=name)  # Saturday A…P, Sunday 1…4
+    table = stage_tables(event, group.stage, group_id=group.pk)[0]
     pairs = [r.pair for r in table.rows]
     cross_rows = [(x, [(y, table.cross.get((x.pk, y.pk)) if x != y else None) for y in pairs]) for x in pairs]
     context = {"event": event, "group": group, "table": table, "cross_rows": cross_rows, "pairs": pairs}

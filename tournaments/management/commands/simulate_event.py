@@ -1,9 +1,8 @@
 """``manage.py simulate_event --pairs N --seed S``: a cup event with N pairs from the demo registry,
-everyone checked in, the groups drawn and (unless ``--until draw``) every group match played with random
-but valid deals through the rules engine, play-offs recorded in a random order where a tie needs one.
+everyone checked in, the groups drawn, and the whole weekend played with random but valid deals through
+the rules engine: Saturday groups, Sunday groups, placement matches, final places published; play-offs
+are recorded in a random order wherever a tie needs one. ``--until draw|groups|sunday`` stops earlier.
 The event's slug is the last word of the output.
-
-Later stages (Sunday, the cup) extend this command to play the event to its end.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ from django.utils.text import slugify
 from tournaments import services
 from tournaments.management.commands.setup_demo import DEMO_ORGANISER, REGISTRY_FIXTURE
 from tournaments.models import Club, Event, Player, Season
-from tournaments.simulation import enter_random_pairs, play_matches, settle_playoffs
+from tournaments.simulation import enter_random_pairs, play_weekend
 
 
 class Command(BaseCommand):
@@ -31,11 +30,11 @@ class Command(BaseCommand):
         parser.add_argument("--pairs", type=int, required=True, help="number of pairs (16 or more)")
         parser.add_argument("--seed", type=int, default=1, help="random seed: the same seed gives the same event")
         parser.add_argument(
-            "--until", choices=["draw", "groups"], default="groups",
-            help="stop after the draw, or play the Saturday groups (default)",
+            "--until", choices=["draw", "groups", "sunday", "all"], default="all",
+            help="stop after the draw, the Saturday groups or the Sunday groups; default: play to final places",
         )
 
-    def handle(self, *args, pairs: int, seed: int, until: str = "groups", **options):
+    def handle(self, *args, pairs: int, seed: int, until: str = "all", **options):
         if pairs < 16:
             raise CommandError("--pairs must be at least 16 (the two-day format's minimum)")
         if not Club.objects.exists():
@@ -67,9 +66,8 @@ class Command(BaseCommand):
         matches = event.matches.count()
         self.stdout.write(f"{pairs} pairs in {groups} groups, {matches} matches scheduled; draw seed {seed}.")
         if until != "draw":
-            played = play_matches(event.matches.filter(stage="saturday"), rng)
-            playoffs = settle_playoffs(event, rng)
-            self.stdout.write(f"Played {played} group matches; recorded {playoffs} play-offs.")
+            for line in play_weekend(event, rng, until=until):
+                self.stdout.write(line)
         self.stdout.write(f"Event: {event.slug}")
 
     @staticmethod
