@@ -18,10 +18,17 @@ def test_seventy_pairs(db):
     event = Event.objects.get(slug=slug)
     assert event.kind == "cup" and event.pairs.count() == 70
     assert event.pairs.filter(checked_in=True).count() == 70
-    sizes = Counter(GroupEntry.objects.filter(group__event=event).values_list("group__name", flat=True))
+    sizes = Counter(
+        GroupEntry.objects.filter(group__event=event, stage="saturday").values_list("group__name", flat=True)
+    )
     assert len(sizes) == 16 and set(sizes.values()) == {4, 5}
     # 6 groups of 5 (10 matches) and 10 groups of 4 (6 matches)
-    assert Match.objects.filter(event=event).count() == 6 * 10 + 10 * 6
+    assert Match.objects.filter(event=event, stage="saturday").count() == 6 * 10 + 10 * 6
+    # the whole weekend is played: 4 Sunday groups of 4 (6 matches each) and 16 placement matches
+    assert Match.objects.filter(event=event, stage="sunday").count() == 24
+    assert Match.objects.filter(event=event, stage="placement").count() == 16
+    assert not Match.objects.filter(event=event).exclude(status="finished").exists()
+    assert event.finished_at is not None
 
 
 def test_same_seed_same_event(db):
@@ -34,7 +41,7 @@ def test_same_seed_same_event(db):
     def layout(event):
         return sorted(
             (e.group.name, tuple(sorted(m.player.member_number for m in e.pair.members.all())))
-            for e in GroupEntry.objects.filter(group__event=event).select_related("group")
+            for e in GroupEntry.objects.filter(group__event=event, stage="saturday").select_related("group")
         )
 
     assert layout(a) == layout(b)
