@@ -159,6 +159,21 @@ class GroupTable:
     def playoff_needed(self) -> bool:
         return any(r.standing.playoff_required for r in self.rows)
 
+    @property
+    def cross_rows(self) -> list:
+        """The cross table in standings order: (pair, [(opponent, its CrossCell or None), …])."""
+        pairs = [r.pair for r in self.rows]
+        return [(x, [(y, self.cross.get((x.pk, y.pk)) if x != y else None) for y in pairs]) for x in pairs]
+
+    @property
+    def playoff_sets(self) -> list[tuple[Row, ...]]:
+        """The rows level on one shared rank that need a play-off: one play-off (and one form) each."""
+        sets: dict[int, list[Row]] = {}
+        for r in self.rows:
+            if r.standing.playoff_required:
+                sets.setdefault(r.standing.rank, []).append(r)
+        return [tuple(rows) for rows in sets.values()]
+
 
 def stage_tables(event, stage: str = "saturday", *, group_id: int | None = None) -> list[GroupTable]:
     """Every group of a stage with its standings, cross table and matches, in a fixed number of queries."""
@@ -194,11 +209,14 @@ def stage_tables(event, stage: str = "saturday", *, group_id: int | None = None)
     for group in groups:
         pairs = pairs_by_group[group.pk]
         by_id = {p.pk: p for p in pairs}
-        active = [p.pk for p in pairs if p.withdrawn_at is None]
         group_matches = matches_by_group[group.pk]
         for m in group_matches:
             m.pair_a, m.pair_b = by_id[m.pair_a_id], by_id[m.pair_b_id]
         counted = [m for m in group_matches if m.outcome.status != "annulled"]
+        # A pair withdrawn before finishing its group has every match annulled and is not ranked; one
+        # that withdrew after finishing it keeps its results (RULES.md §4), so it stays in the table.
+        in_play = {pair_id for m in counted for pair_id in (m.pair_a_id, m.pair_b_id)}
+        active = [p.pk for p in pairs if p.withdrawn_at is None or p.pk in in_play]
         ranked = standings(active, counted, outcomes, playoffs[group.pk])
         results = [
             standings_core.MatchResult(
@@ -213,7 +231,7 @@ def stage_tables(event, stage: str = "saturday", *, group_id: int | None = None)
             GroupTable(
                 group=group,
                 rows=tuple(Row(s, by_id[s.pair]) for s in ranked),
-                withdrawn=tuple(p for p in pairs if p.withdrawn_at is not None),
+                withdrawn=tuple(p for p in pairs if p.pk not in active),
                 matches=tuple(group_matches),
                 cross=dict(standings_core.cross_table(active, results)),
             )

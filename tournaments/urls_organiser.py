@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from tournaments.views import organiser, results, sunday
+from tournaments.views import organiser, printouts, results, sunday
 
 app_name = "organiser"
 
@@ -22,6 +22,13 @@ urlpatterns = [
     path("kisat/<slug:slug>/sunnuntai/eteneminen/", sunday.advance, name="advance"),
     path("kisat/<slug:slug>/sunnuntai/sijoitus/", sunday.correct, name="seeding"),
     path("kisat/<slug:slug>/sunnuntai/julkaise/", sunday.publish, name="publish"),
+    path("kisat/<slug:slug>/tulosteet/", printouts.printouts, name="printouts"),
+    path(
+        "kisat/<slug:slug>/tulosteet/poytakirjat-<str:stage>-<int:round>.pdf",
+        printouts.round_sheets,
+        name="round_sheets",
+    ),
+    path("kisat/<slug:slug>/ottelut/<int:match_id>/poytakirja.pdf", printouts.match_sheet, name="match_sheet"),
     # Entries: adding pairs, the player search, importing a spreadsheet, the morning check-in.
     path("", include("tournaments.urls_entries")),
 ]

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views import public, sunday
+from tournaments.views import printouts, public, sunday
 
 urlpatterns = [
     path("", public.home, name="home"),
@@ -13,4 +13,8 @@ urlpatterns = [
     path("kisat/<slug:slug>/parit/<int:number>/", public.pair, name="pair"),
     path("kisat/<slug:slug>/sunnuntai/", sunday.public_sunday, name="sunday"),
     path("kisat/<slug:slug>/lopputulokset/", sunday.public_results, name="final_places"),
+    path("kisat/<slug:slug>/arvontakaavio.pdf", printouts.draw_chart, name="draw_chart_pdf"),
+    path("kisat/<slug:slug>/lohkotaulukot.pdf", printouts.group_tables, name="group_tables_pdf"),
+    path("kisat/<slug:slug>/sunnuntai.pdf", printouts.bracket, name="bracket_pdf"),
+    path("kisat/<slug:slug>/tulosluettelo.pdf", printouts.results_list, name="results_pdf"),
 ]

@@ -5,7 +5,7 @@ from django.shortcuts import get_object_or_404, render
 
 from tournaments.models import Event, Match, Pair, PaperResult
 from tournaments.results import load_outcomes, outcome, sheet, stage_tables
-from tournaments.views.common import matches_by_round, pair_members_prefetch, saturday_groups
+from tournaments.views.common import pair_members_prefetch, saturday_groups
 
 
 def home(request):
@@ -21,27 +21,36 @@ def _event(slug):
     return get_object_or_404(Event.objects.select_related("organising_club", "season", "drawn_by"), slug=slug)
 
 
-def current_round(rounds: dict[int, list[Match]], outcomes) -> int | None:
+def round_statuses(event, stage: str = "saturday") -> dict[int, list[str]]:
+    """Each round's match statuses, in one light query: the event and schedule pages need no more than
+    these to find the current round, so they do not fold every scoresheet of a large event."""
+    rounds: dict[int, list[str]] = {}
+    for number, status in Match.objects.filter(event=event, stage=stage).values_list("round", "status"):
+        rounds.setdefault(number, []).append(status)
+    return rounds
+
+
+def current_round(rounds: dict[int, list[str]]) -> int | None:
     """The first round with a match still to finish; None when all are done (or nothing is scheduled)."""
     for number in sorted(rounds):
-        if any(outcomes[m.pk].status in ("scheduled", "playing") for m in rounds[number]):
+        if any(status in (Match.Status.SCHEDULED, Match.Status.PLAYING) for status in rounds[number]):
             return number
     return None
 
 
 def event(request, slug):
     event = _event(slug)
-    rounds = matches_by_round(event)
-    outcomes = load_outcomes(m for ms in rounds.values() for m in ms)
+    rounds = round_statuses(event)
+    statuses = [status for in_round in rounds.values() for status in in_round]
     swaps = event.draw_swaps.prefetch_related(pair_members_prefetch("pair_x__"), pair_members_prefetch("pair_y__"))
     pairs = Pair.objects.filter(event=event, withdrawn_at__isnull=True).prefetch_related(pair_members_prefetch(""))
     context = {
         "event": event,
         "groups": saturday_groups(event),
         "swaps": swaps,
-        "current_round": current_round(rounds, outcomes),
-        "played": sum(1 for o in outcomes.values() if o.finished),
-        "total": sum(1 for o in outcomes.values() if o.status != "annulled"),
+        "current_round": current_round(rounds),
+        "played": statuses.count(Match.Status.FINISHED),
+        "total": sum(1 for status in statuses if status != Match.Status.ANNULLED),
         "pairs": sorted(pairs, key=lambda p: p.name),
     }
     return render(request, "tournaments/public/event.html", context)
@@ -50,17 +59,23 @@ def event(request, slug):
 def schedule(request, slug):
     """Who plays whom at which table, one round at a time (``?kierros=N``; default the current round)."""
     event = _event(slug)
-    rounds = matches_by_round(event)
-    outcomes = load_outcomes(m for ms in rounds.values() for m in ms)
+    rounds = round_statuses(event)
     numbers = sorted(rounds)
-    default = current_round(rounds, outcomes) or (numbers[0] if numbers else 1)
+    default = current_round(rounds) or (numbers[0] if numbers else 1)
     try:
         current = int(request.GET.get("kierros", default))
     except ValueError:
         current = default
     if numbers and current not in rounds:
         raise Http404
-    matches = rounds.get(current, [])
+    # only the shown round's matches and scoresheets are loaded
+    matches = list(
+        Match.objects.filter(event=event, stage="saturday", round=current)
+        .select_related("group", "pair_a__club", "pair_b__club")
+        .prefetch_related(pair_members_prefetch("pair_a__"), pair_members_prefetch("pair_b__"))
+        .order_by("table")
+    )
+    outcomes = load_outcomes(matches)
     for m in matches:
         m.outcome = outcomes[m.pk]
     context = {"event": event, "numbers": numbers, "current": current, "matches": matches}
@@ -72,8 +87,7 @@ def group(request, slug, name):
     group = get_object_or_404(event.groups.all(), name=name)  # Saturday A…P, Sunday 1…4
     table = stage_tables(event, group.stage, group_id=group.pk)[0]
     pairs = [r.pair for r in table.rows]
-    cross_rows = [(x, [(y, table.cross.get((x.pk, y.pk)) if x != y else None) for y in pairs]) for x in pairs]
-    context = {"event": event, "group": group, "table": table, "cross_rows": cross_rows, "pairs": pairs}
+    context = {"event": event, "group": group, "table": table, "cross_rows": table.cross_rows, "pairs": pairs}
     return render(request, "tournaments/public/group.html", context)
 
 

@@ -1,0 +1,161 @@
+"""PDF printouts: what each holds (read back with pdftotext), page counts, embedded fonts, the QR code
+that opens the match's scoresheet, and who may print what."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import tempfile
+from io import StringIO
+from pathlib import Path
+
+import pytest
+import zxingcpp
+from django.core.management import call_command
+from django.urls import reverse
+from PIL import Image
+from pypdf import PdfReader
+
+from tests.web.builders import add_pairs
+from tournaments import services
+from tournaments.models import Event, Match
+
+
+def text_of(pdf: bytes) -> str:
+    result = subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True, check=True)
+    return result.stdout.decode()
+
+
+def pages_of(pdf: bytes) -> int:
+    return len(PdfReader(io.BytesIO(pdf)).pages)
+
+
+def first_page_png(pdf: bytes) -> Image.Image:
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "in.pdf"
+        src.write_bytes(pdf)
+        subprocess.run(["pdftoppm", "-r", "110", "-f", "1", "-l", "1", "-png", str(src), str(Path(tmp) / "p")], check=True)
+        png = next(Path(tmp).glob("p*.png"))
+        return Image.open(png).copy()
+
+
+@pytest.fixture
+def drawn(make_event, organiser):
+    event = make_event(name="Kemin Kevättuppi", slug="kevattuppi", venue="Pursiseuran maja")
+    event.organisers.add(organiser)
+    add_pairs(event, 20)
+    services.draw_groups(event, organiser, seed=3)
+    event.refresh_from_db()
+    return event
+
+
+def round_url(event, stage="alkulohkot", number=1):
+    return reverse("organiser:round_sheets", args=[event.slug, stage, number])
+
+
+def test_round_scoresheets_only_for_organisers(client, drawn, organiser, outsider):
+    assert client.get(round_url(drawn)).status_code == 302
+    client.force_login(outsider)
+    assert client.get(round_url(drawn)).status_code == 403
+    client.force_login(organiser)
+    response = client.get(round_url(drawn))
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+
+
+def test_round_scoresheets_one_page_a_match(client, drawn, organiser):
+    client.force_login(organiser)
+    pdf = client.get(round_url(drawn)).content
+    matches = Match.objects.filter(event=drawn, round=1).order_by("table")
+    assert pages_of(pdf) == matches.count()  # 4 groups of 3 and 4 of 2: 4 + 4 matches in round 1
+    text = text_of(pdf)
+    assert "Pöytäkirja" in text and "Kemin Kevättuppi" in text
+    for match in matches:
+        for player in match.pair_a.players + match.pair_b.players:
+            assert player.full_name in text
+    assert "Tuomari" in text and "Nousupisteet yhteensä" in text
+    assert f"sivu 1 / {matches.count()}" in text
+
+
+def test_fonts_are_embedded(client, drawn, organiser):
+    client.force_login(organiser)
+    reader = PdfReader(io.BytesIO(client.get(round_url(drawn)).content))
+    fonts = reader.pages[0]["/Resources"]["/Font"]
+    for ref in fonts.values():
+        descriptor = ref.get_object()["/FontDescriptor"] if "/FontDescriptor" in ref.get_object() else None
+        if descriptor is None:  # a composite font keeps it in its descendant
+            descriptor = ref.get_object()["/DescendantFonts"][0].get_object()["/FontDescriptor"]
+        descriptor = descriptor.get_object()
+        assert any(key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3"))
+
+
+def test_qr_code_opens_the_match(client, drawn, organiser):
+    client.force_login(organiser)
+    match = Match.objects.filter(event=drawn, round=1).order_by("table").first()
+    pdf = client.get(reverse("organiser:match_sheet", args=[drawn.slug, match.pk])).content
+    assert pages_of(pdf) == 1
+    codes = [r.text for r in zxingcpp.read_barcodes(first_page_png(pdf))]
+    assert codes == ["http://testserver" + reverse("match_link", args=[match.token])]
+
+
+def test_played_match_prints_filled_in(client, drawn, organiser):
+    match = Match.objects.filter(event=drawn, round=1).first()
+    actor = services.Actor(user=organiser)
+    # B's caller (seat 2) makes rami 9–4: 12 to B; then A's caller takes no trick: 56 more, tuppi at 68.
+    services.add_entry(match, services.EntryData(kind="deal", game="rami", caller_seat=2, tricks_a=4, tricks_b=9), version=0, actor=actor)
+    services.add_entry(match, services.EntryData(kind="deal", game="rami", caller_seat=1, tricks_a=0, tricks_b=13), version=1, actor=actor)
+    client.force_login(organiser)
+    text = text_of(client.get(reverse("organiser:match_sheet", args=[drawn.slug, match.pk])).content)
+    assert "12 B" in text and "56 B" in text and "68" in text
+    assert "Ottelupisteet (tuppi)" in text
+
+
+def test_unknown_stage_or_round_is_404(client, drawn, organiser):
+    client.force_login(organiser)
+    assert client.get(round_url(drawn, "keskiviikko", 1)).status_code == 404
+    assert client.get(round_url(drawn, "alkulohkot", 9)).status_code == 404
+
+
+def test_draw_chart_is_public(client, drawn):
+    pdf = client.get(reverse("draw_chart_pdf", args=[drawn.slug])).content
+    text = text_of(pdf)
+    assert "arvontakaavio" in text and str(drawn.draw_seed) in text
+    for name in "ABCDEFGH":
+        assert f"Lohko {name}" in text
+    for pair in drawn.pairs.all():
+        assert pair.players[0].full_name in text
+
+
+@pytest.fixture
+def weekend(db):
+    out = StringIO()
+    call_command("simulate_event", "--pairs", "40", "--seed", "12", stdout=out)
+    return Event.objects.get(slug=out.getvalue().split()[-1])
+
+
+def test_results_list_and_tables(client, weekend):
+    from tournaments.sunday import final_places
+
+    places = final_places(weekend)
+    text = text_of(client.get(reverse("results_pdf", args=[weekend.slug])).content)
+    first = weekend.pairs.get(pk=places[0][1])
+    assert "tulosluettelo" in text and first.full_name in text and first.club.name in text
+    # RULES.md §8: 1st place 25 cup points, 16th 1, the 17th none
+    line_1 = next(line for line in text.splitlines() if line.strip().startswith("1."))
+    assert line_1.rstrip().endswith("25")
+    line_16 = next(line for line in text.splitlines() if line.strip().startswith("16."))
+    assert line_16.rstrip().endswith(" 1")
+    tables = text_of(client.get(reverse("group_tables_pdf", args=[weekend.slug])).content)
+    assert "Lohko A" in tables and "Lohko 1" in tables and "Ratkaisi" in tables
+    bracket = text_of(client.get(reverse("bracket_pdf", args=[weekend.slug])).content)
+    assert "Sijat 1.–4." in bracket and "Sijat 13.–16." in bracket and "Loppuottelu" in bracket
+
+
+def test_printouts_page_lists_every_round(client, drawn, organiser, outsider):
+    url = reverse("organiser:printouts", args=[drawn.slug])
+    client.force_login(outsider)
+    assert client.get(url).status_code == 403
+    client.force_login(organiser)
+    html = client.get(url).content.decode()
+    for number in (1, 2, 3):
+        assert round_url(drawn, "alkulohkot", number) in html
+    assert reverse("results_pdf", args=[drawn.slug]) in html

@@ -1,0 +1,178 @@
+"""PDF printouts with WeasyPrint (A4): scoresheets, the draw chart, group tables, the Sunday bracket and
+the results list. Each printout is one HTML document rendered once, so a round of 64 scoresheets costs
+one layout pass, one stylesheet and one set of fonts."""
+
+from __future__ import annotations
+
+import base64
+
+import segno
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from weasyprint import HTML
+
+from tournaments.models import Entry, Match, PaperResult
+from tournaments.results import outcome, sheet
+from tournaments.views.common import pair_members_prefetch
+
+SPARE_ROWS = 6  # for the rise played to its end and a deciding deal (RULES.md §3)
+
+
+def render_pdf(template: str, context: dict) -> bytes:
+    html = render_to_string(template, context)
+    return HTML(string=html, base_url=None).write_pdf()
+
+
+def qr_png(url: str) -> str:
+    """The match's secret link as a PNG data URI (segno), one pixel a module, scaled up crisply by the
+    stylesheet (``image-rendering: pixelated``): a PNG costs WeasyPrint far less than an SVG path of
+    hundreds of segments."""
+    # A fixed mask skips segno's evaluation of all eight (the code reads as well with any of them).
+    return segno.make(url, error="m", mask=0, boost_error=False).png_data_uri(scale=1, border=2)
+
+
+# The scoresheet is drawn as one SVG of grid lines per page with the text laid over it in one
+# preformatted block per column: WeasyPrint lays out a few text blocks and a line drawing far faster
+# than a 150-cell HTML table or SVG text, and identical blank grids share one image.
+COLUMNS = (12, 12, 18, 20, 20, 30, 37, 37)  # mm; 186 mm = A4 minus 12 mm margins
+HEADER_H, ROW_H = 7.0, 6.2
+FOOTER_ROWS = 2
+
+
+def grid_svg(body_rows: int) -> str:
+    """The grid lines of a scoresheet with ``body_rows`` rows, as an SVG data URI (no text)."""
+    xs = [0.0]
+    for w in COLUMNS:
+        xs.append(xs[-1] + w)
+    width = xs[-1]
+    body_bottom = HEADER_H + ROW_H * body_rows
+    height = body_bottom + ROW_H * FOOTER_ROWS
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}mm" height="{height:.1f}mm" viewBox="0 0 {width} {height:.1f}">',
+        f'<rect x="0" y="0" width="{width}" height="{HEADER_H}" fill="#eeeeee"/>',
+        '<g stroke="#555" stroke-width="0.15">',
+    ]
+    for k in range(body_rows + FOOTER_ROWS + 2):
+        y = 0 if k == 0 else HEADER_H + ROW_H * (k - 1)
+        out.append(f'<line x1="0" y1="{y:.1f}" x2="{width}" y2="{y:.1f}"/>')
+    for i, x in enumerate(xs):
+        bottom = height if i in (0, 6, 7, 8) else body_bottom
+        out.append(f'<line x1="{x:.1f}" y1="0" x2="{x:.1f}" y2="{bottom:.1f}"/>')
+    out.append("</g></svg>")
+    return "data:image/svg+xml;base64," + base64.b64encode("".join(out).encode()).decode()
+
+
+def sheet_columns(lines, body_rows: int) -> list[dict]:
+    """Each column's left edge, width and its text, one line per scoresheet row."""
+    cells: list[list[str]] = [[] for _ in COLUMNS]
+    next_deal = 1 + max((line.deal or 0 for line in lines), default=0)
+    for number in range(1, body_rows + 1):
+        line = lines[number - 1] if number <= len(lines) else None
+        if line is None:  # a blank row, numbered with the next deal number (penalties have none)
+            values = (next_deal, "", "", "", "", "", "", "")
+            next_deal += 1
+        else:
+            row = line.row
+            values = (
+                line.deal or "–",
+                line.label + ("*" if row.penalised else ""),
+                line.caller_seat or "",
+                "" if row.tricks_a is None else row.tricks_a,
+                "" if row.tricks_b is None else row.tricks_b,
+                "" if line.points is None else f"{line.points} {line.winner}",
+                "" if line.rise_a is None else line.rise_a,
+                "" if line.rise_b is None else line.rise_b,
+            )
+        for i, value in enumerate(values):
+            cells[i].append(str(value))
+    labels = (_("Jako"), _("R/N"), _("Ramaaja"), _("Kasat A"), _("Kasat B"), _("Jaon pisteet"), _("Nousu A"), _("Nousu B"))
+    columns, left = [], 0
+    for width, text, label in zip(COLUMNS, cells, labels, strict=True):
+        columns.append({"left": left, "width": width, "text": "\n".join(text).rstrip("\n"), "label": label})
+        left += width
+    return columns
+
+
+def scoresheet_pages(matches, link_base: str) -> list[dict]:
+    """One page's data per match: both pairs, the planned rows (filled where played), totals, QR code."""
+    matches = list(
+        Match.objects.filter(pk__in=[m.pk for m in matches])
+        .select_related("event", "group", "pair_a__club", "pair_b__club")
+        .prefetch_related(pair_members_prefetch("pair_a__"), pair_members_prefetch("pair_b__"))
+        .order_by("stage", "round", "table")
+    )
+    rows_by_match: dict[int, list[Entry]] = {m.pk: [] for m in matches}
+    for row in Entry.objects.filter(match__in=matches).order_by("match_id", "position"):
+        rows_by_match[row.match_id].append(row)
+    papers = {p.match_id: p for p in PaperResult.objects.filter(match__in=matches)}
+    pages, grids = [], {}
+    for match in matches:
+        rows = rows_by_match[match.pk]
+        lines, _state = sheet(match, rows)
+        blank = max(match.deals_planned + SPARE_ROWS - len(lines), 0)
+        url = link_base.rstrip("/") + reverse("match_link", args=[match.token])
+        body_rows = len(lines) + blank
+        if body_rows not in grids:
+            grids[body_rows] = grid_svg(body_rows)
+        pages.append(
+            {
+                "match": match,
+                "outcome": outcome(match, rows, papers.get(match.pk)),
+                "grid": grids[body_rows],
+                "columns": sheet_columns(lines, body_rows),
+                "height": HEADER_H + ROW_H * (body_rows + FOOTER_ROWS),
+                "footer_top": HEADER_H + ROW_H * body_rows,
+                "qr": qr_png(url),
+                "url": url,
+            }
+        )
+    return pages
+
+
+def scoresheets_pdf(matches, link_base: str, title: str) -> bytes:
+    return render_pdf("print/scoresheets.html", {"pages": scoresheet_pages(matches, link_base), "title": title})
+
+
+def stage_label(match: Match) -> str:
+    if match.stage == "placement":
+        return _("Sijoitusottelut")
+    return _("Sunnuntain lohkot") if match.stage == "sunday" else _("Alkulohkot")
+
+
+def draw_chart_pdf(event) -> bytes:
+    from tournaments.views.common import saturday_groups
+
+    return render_pdf(
+        "print/draw_chart.html", {"event": event, "groups": saturday_groups(event), "title": _("Arvontakaavio")}
+    )
+
+
+def group_tables_pdf(event) -> bytes:
+    from tournaments.results import stage_tables
+
+    tables = [*stage_tables(event, "saturday"), *stage_tables(event, "sunday")]
+    return render_pdf("print/group_tables.html", {"event": event, "tables": tables, "title": _("Lohkotaulukot")})
+
+
+def bracket_pdf(event) -> bytes:
+    from tournaments.results import stage_tables
+    from tournaments.views.sunday import bracket
+
+    context = {"event": event, "tables": stage_tables(event, "sunday"), "tiers": bracket(event), "title": _("Sunnuntai")}
+    return render_pdf("print/bracket.html", context)
+
+
+def results_pdf(event) -> bytes:
+    """The results list the federation asks for: places, players, clubs, cup points (RULES.md §5, §8)."""
+    from scoring.cup import place_points
+    from tournaments.views.sunday import ranking
+
+    places, complete = ranking(event)
+    weight = {"cup": 1, "sm_pairs": 1, "summer": 0.5}.get(event.kind)
+    rows = [
+        (place, pair, place_points(place, weight) if weight is not None and place <= 16 else None)
+        for place, pair in places
+    ]
+    context = {"event": event, "rows": rows, "complete": complete, "weight": weight, "title": _("Tulosluettelo")}
+    return render_pdf("print/results.html", context)
