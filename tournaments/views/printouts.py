@@ -47,7 +47,7 @@ def round_sheets(request, event, stage, round):
     matches = Match.objects.filter(event=event, stage=STAGES[stage], round=round)
     if not matches.exists():
         raise Http404
-    title = "%s: %s %s" % (event.name, _("kierros"), round)
+    title = _("%(event)s: kierros %(round)s") % {"event": event.name, "round": round}
     pdf = printing.scoresheets_pdf(matches, _link_base(request), title)
     return pdf_response(pdf, f"{event.slug}-{stage}-kierros-{round}.pdf")
 
