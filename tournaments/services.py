@@ -322,7 +322,9 @@ def _fold_or_refuse(match: Match, rows: list[Entry]):
 def _commit(match: Match, before: dict, action: str, actor: Actor, status: str) -> Match:
     match.version += 1
     match.status = status
-    match.save(update_fields=["version", "status"])
+    if status != Match.Status.FINISHED:  # a confirmation belongs to a finished result only
+        match.confirmed_at, match.confirmed_by = None, None
+    match.save(update_fields=["version", "status", "confirmed_at", "confirmed_by"])
     ResultChange.objects.create(
         match=match, user=actor.user if actor.user is not None and actor.user.is_authenticated else None,
         via_link=actor.via_link, action=action, before=before, after=_snapshot(match),
@@ -407,6 +409,9 @@ def save_paper(match: Match, data: PaperData, *, version: int | None, actor: Act
 @transaction.atomic
 def clear_paper(match: Match, *, version: int | None, actor: Actor) -> Match:
     match = _locked_match(match.pk, version, actor)
+    if not PaperResult.objects.filter(match=match).exists():
+        # nothing to clear; and a match with scoresheet lines must not be reset to "scheduled"
+        raise ResultRefused(_("Ottelulle ei ole kirjattu tulosta paperipöytäkirjasta."), code="no_paper")
     before = _snapshot(match)
     PaperResult.objects.filter(match=match).delete()
     return _commit(match, before, "paper_delete", actor, Match.Status.SCHEDULED)

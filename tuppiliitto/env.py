@@ -55,8 +55,9 @@ def database_from_env(base_dir: Path) -> dict:
     config = dj_database_url.parse(url, conn_max_age=60 if scheme != "sqlite" else 0)
     config["ENGINE"] = SUPPORTED_DATABASES[scheme]
     if scheme == "sqlite":
-        # Several referees save at once: wait for the write lock instead of failing at once.
-        config.setdefault("OPTIONS", {})["timeout"] = 20
+        # Several referees save at once: take the write lock when a transaction begins (IMMEDIATE), so
+        # a second writer waits for it (up to 20 s) instead of failing with "database is locked".
+        config.setdefault("OPTIONS", {}).update(timeout=20, transaction_mode="IMMEDIATE")
     else:
         config["CONN_HEALTH_CHECKS"] = True
     return config

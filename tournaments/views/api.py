@@ -73,7 +73,8 @@ def event(request, slug):
             "slug": event.slug,
             "name": event.name,
             "status": event.status,
-            "groups": [group_json(t) for t in stage_tables(event, "saturday")],
+            # Saturday's groups, then Sunday's (RULES.md §4–5)
+            "groups": [group_json(t) for stage in ("saturday", "sunday") for t in stage_tables(event, stage)],
         },
         json_dumps_params={"ensure_ascii": False},
     )

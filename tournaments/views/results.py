@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tournaments import services
@@ -87,6 +88,8 @@ def _scoresheet(request, match: Match, actor: services.Actor, url: str):
             if form is not None:
                 form = EntryForm({**request.POST.dict(), "version": match.version})
                 form.is_valid()
+                # a refused correction stays a correction of the same line (not a new line)
+                edit_position = _int(request.POST.get("position"))
             if paper_form is not None:
                 paper_form = PaperForm({**request.POST.dict(), "version": match.version})
                 paper_form.is_valid()
@@ -144,10 +147,53 @@ def confirm(request, event, match_id):
     return redirect("organiser:match", event.slug, match.pk)
 
 
+ACTION_LABELS = {
+    "add": gettext_lazy("rivi lisätty"),
+    "edit": gettext_lazy("rivi korjattu"),
+    "delete": gettext_lazy("viimeinen rivi poistettu"),
+    "paper": gettext_lazy("tulos paperipöytäkirjasta"),
+    "paper_delete": gettext_lazy("paperipöytäkirjan tulos poistettu"),
+    "confirm": gettext_lazy("tulos vahvistettu"),
+    "reopen": gettext_lazy("vahvistus peruttu"),
+}
+
+
+def _snapshot_lines(snapshot: dict | None) -> list[str]:
+    """A stored before/after snapshot as the scoresheet writes it: one short line per entry."""
+    if not snapshot:
+        return []
+    out = []
+    for number, e in enumerate(snapshot.get("entries") or [], start=1):
+        if e["kind"] == "deal":
+            game = "R" if e["game"] == "rami" else "N"
+            caller = f" ({e['caller_seat']})" if e.get("caller_seat") else ""
+            out.append(f"{number}. {game}{caller} {e['tricks_a']}–{e['tricks_b']}{'*' if e.get('penalised') else ''}")
+        else:
+            label = {"points": "P", "tuppi": "T", "forfeit": "L"}.get(e["kind"], e["kind"])
+            points = f" {e['points']}" if e.get("points") else ""
+            out.append(f"{number}. {label} {e.get('pair', '')}{points}")
+    paper = snapshot.get("paper")
+    if paper:
+        line = _("paperipöytäkirja %(a)s–%(b)s, %(n)s jakoa") % {
+            "a": paper["total_a"], "b": paper["total_b"], "n": paper["deals_played"]
+        }
+        if paper.get("tuppi"):
+            line += ", " + _("tuppi %(pair)s") % {"pair": paper["tuppi"]}
+        if paper.get("deciding_winner"):
+            line += ", " + _("voitosta pelatun jaon voitti %(pair)s") % {"pair": paper["deciding_winner"]}
+        out.append(line)
+    if snapshot.get("confirmed"):
+        out.append(_("vahvistettu"))
+    return out
+
+
 @organiser_required
 def history(request, event, match_id):
     match = _match(Match.objects.filter(event=event), pk=match_id)
-    changes = match.changes.select_related("user")
+    changes = list(match.changes.select_related("user"))
+    for change in changes:
+        change.label = ACTION_LABELS.get(change.action, change.action)
+        change.before_lines, change.after_lines = _snapshot_lines(change.before), _snapshot_lines(change.after)
     return render(request, "tournaments/results/history.html", {"event": event, "match": match, "changes": changes})
 
 
