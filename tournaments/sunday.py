@@ -135,7 +135,7 @@ def _placement_rows(event: Event) -> list[Match]:
 
 
 def _core_matches(matches: list[Match]) -> list[sunday_core.PlacementMatch]:
-    outcomes = load_outcomes(matches)
+    outcomes = {m.pk: m.outcome for m in matches} if all(hasattr(m, "outcome") for m in matches) else load_outcomes(matches)
     return [
         sunday_core.PlacementMatch(
             m.tier, m.placement_round, m.slot, m.pair_a_id, m.pair_b_id,
@@ -178,9 +178,12 @@ def create_placements(event: Event) -> int:
 # --- final places -----------------------------------------------------------------------------------
 
 
-def final_places(event: Event) -> list[tuple[int, int]] | None:
-    """(place, pair id) for every pair, or None until every place is known (RULES.md §5, §4 small events)."""
-    saturday = stage_tables(event, SATURDAY)
+def final_places(event: Event, *, saturday=None, placements=None) -> list[tuple[int, int]] | None:
+    """(place, pair id) for every pair, or None until every place is known (RULES.md §5, §4 small events).
+
+    ``saturday`` (the Saturday group tables) and ``placements`` (placement matches with ``.outcome``) may
+    be passed by a caller that has loaded them already."""
+    saturday = stage_tables(event, SATURDAY) if saturday is None else saturday
     if not saturday or not all(t.finished for t in saturday):
         return None
     rows = [
@@ -188,16 +191,15 @@ def final_places(event: Event) -> list[tuple[int, int]] | None:
     ]
     if event.format == Event.Format.ONE_STAGE:
         return sunday_core.one_stage_places(rows)
-    placements = _core_matches(_placement_rows(event))
-    top16 = sunday_core.placement_places(placements)
+    top16 = sunday_core.placement_places(_core_matches(_placement_rows(event) if placements is None else placements))
     if len(top16) < sunday_core.TOP_PLACES:
         return None
     return sunday_core.final_places(top16, [row for group in rows for row in group])
 
 
-def partial_top_places(event: Event) -> dict[int, int]:
+def partial_top_places(event: Event, *, placements=None) -> dict[int, int]:
     """Places 1–16 decided so far by the placement matches: pair id → place."""
-    return sunday_core.placement_places(_core_matches(_placement_rows(event)))
+    return sunday_core.placement_places(_core_matches(_placement_rows(event) if placements is None else placements))
 
 
 @transaction.atomic

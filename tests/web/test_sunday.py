@@ -150,3 +150,22 @@ def test_organiser_sunday_page_permissions(db, client, organiser, outsider):
     client.post(reverse("organiser:advance", args=[event.slug]))
     assert event.groups.filter(stage="sunday").count() == 4
     assert "Korjaa sijoitusta" in client.get(url).content.decode()
+
+
+def test_api_gains_placements_and_final_ranking(db, client):
+    event = simulate(40, 10)
+    data = client.get(reverse("api_event", args=[event.slug])).json()
+    assert [g["name"] for g in data["groups"] if g["stage"] == "sunday"] == ["1", "2", "3", "4"]
+    assert [g["stage"] for g in data["groups"]][:8] == ["saturday"] * 8
+    placements = data["placement_matches"]
+    assert len(placements) == 16
+    assert {(p["tier"], p["round"]) for p in placements} == {
+        (t, r) for t in range(1, 5) for r in ("semi", "final", "third")
+    }
+    assert all(p["winner"] in (p["a"], p["b"]) for p in placements)
+    ranking = data["final_ranking"]
+    assert len(ranking) == 40 and [r["place"] for r in ranking][:16] == list(range(1, 17))
+    final = next(p for p in placements if p["tier"] == 1 and p["round"] == "final")
+    assert ranking[0]["pair"] == final["winner"]
+    first = event.pairs.get(pk=ranking[0]["pair"])
+    assert ranking[0]["players"] == [p.full_name for p in first.players] and ranking[0]["club"] == first.club.name

@@ -67,14 +67,52 @@ def group_json(table) -> dict:
 
 @require_GET
 def event(request, slug):
+    from tournaments.views.sunday import placement_matches
+
     event = get_object_or_404(Event, slug=slug)
+    saturday = stage_tables(event, "saturday")
+    placements = placement_matches(event)
     return JsonResponse(
         {
             "slug": event.slug,
             "name": event.name,
             "status": event.status,
             # Saturday's groups, then Sunday's (RULES.md §4–5)
-            "groups": [group_json(t) for stage in ("saturday", "sunday") for t in stage_tables(event, stage)],
+            "groups": [group_json(t) for t in [*saturday, *stage_tables(event, "sunday")]],
+            "placement_matches": placement_json(placements),
+            "final_ranking": final_ranking_json(event, saturday, placements),
         },
         json_dumps_params={"ensure_ascii": False},
     )
+
+
+def placement_json(placements) -> list[dict]:
+    """The placement matches (RULES.md §5) by tier, semifinals first; winner null until decided."""
+    from tournaments.views.sunday import bracket
+
+    out = []
+    for tier in bracket(None, placements):
+        for m in [*tier["semis"], tier["final"], tier["third"]]:
+            if m is None:
+                continue
+            out.append(
+                {
+                    "tier": m.tier,
+                    "round": m.placement_round,
+                    "a": m.pair_a_id,
+                    "b": m.pair_b_id,
+                    "winner": m.outcome.winner if m.outcome.finished else None,
+                }
+            )
+    return out
+
+
+def final_ranking_json(event, saturday, placements) -> list[dict]:
+    """Every pair's final place once all are known (shared places repeat), else the places decided so far."""
+    from tournaments.views.sunday import ranking
+
+    places, _complete = ranking(event, saturday=saturday, placements=placements)
+    return [
+        {"place": place, "pair": pair.pk, "players": [p.full_name for p in pair.players], "club": pair.club.name}
+        for place, pair in places
+    ]

@@ -18,8 +18,8 @@ from tournaments.views.common import pair_members_prefetch
 TIER_PLACES = {1: "1.–4.", 2: "5.–8.", 3: "9.–12.", 4: "13.–16."}
 
 
-def bracket(event: Event) -> list[dict]:
-    """The placement matches by tier, each tier's semifinals then its final and third-place match."""
+def placement_matches(event: Event) -> list[Match]:
+    """The placement matches with their pairs and ``.outcome``, in a fixed number of queries."""
     matches = list(
         Match.objects.filter(event=event, stage="placement")
         .select_related("pair_a__club", "pair_b__club")
@@ -27,9 +27,16 @@ def bracket(event: Event) -> list[dict]:
         .order_by("tier", "round", "table")
     )
     outcomes = load_outcomes(matches)
-    tiers = {t: {"tier": t, "places": TIER_PLACES[t], "semis": [], "final": None, "third": None} for t in range(1, 5)}
     for m in matches:
         m.outcome = outcomes[m.pk]
+    return matches
+
+
+def bracket(event: Event, matches: list[Match] | None = None) -> list[dict]:
+    """The placement matches by tier, each tier's semifinals then its final and third-place match."""
+    matches = placement_matches(event) if matches is None else matches
+    tiers = {t: {"tier": t, "places": TIER_PLACES[t], "semis": [], "final": None, "third": None} for t in range(1, 5)}
+    for m in matches:
         if m.placement_round == "semi":
             tiers[m.tier]["semis"].append(m)
         else:
@@ -37,16 +44,22 @@ def bracket(event: Event) -> list[dict]:
     return list(tiers.values())
 
 
-def ranking(event: Event) -> tuple[list[tuple[int, Pair]], bool]:
+def ranking(event: Event, *, saturday=None, placements=None) -> tuple[list[tuple[int, Pair]], bool]:
     """(place, pair) for the final places, complete or as far as the placement matches have decided them."""
-    places = sunday.final_places(event)
+    placements = placement_matches(event) if placements is None else placements
+    places = sunday.final_places(event, saturday=saturday, placements=placements)
     complete = places is not None
     if places is None:
-        places = sorted((place, pair_id) for pair_id, place in sunday.partial_top_places(event).items())
-    pairs = Pair.objects.filter(pk__in=[p for _place, p in places]).select_related("club").prefetch_related(
-        pair_members_prefetch("")
-    )
-    by_id = {p.pk: p for p in pairs}
+        places = sorted(
+            (place, pair_id) for pair_id, place in sunday.partial_top_places(event, placements=placements).items()
+        )
+    if saturday is not None:  # every placed pair is in a Saturday table, already loaded
+        by_id = {row.pair.pk: row.pair for table in saturday for row in table.rows}
+    else:
+        pairs = Pair.objects.filter(pk__in=[p for _place, p in places]).select_related("club").prefetch_related(
+            pair_members_prefetch("")
+        )
+        by_id = {p.pk: p for p in pairs}
     return [(place, by_id[pair_id]) for place, pair_id in places], complete
 
 
