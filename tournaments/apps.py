@@ -8,3 +8,6 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "tournaments"
     verbose_name = _("Kisat")
+
+    def ready(self) -> None:
+        from tournaments import sunday  # noqa: F401  (connects the placement bracket to result_changed)

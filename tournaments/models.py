@@ -311,6 +311,7 @@ class Stage(models.TextChoices):
     SATURDAY = "saturday", _("alkulohkot")
     SUNDAY = "sunday", _("sunnuntain lohkot")
     PLACEMENT = "placement", _("sijoitusottelut")
+    TEAM = "team", _("joukkueottelut")
 
 
 class Group(models.Model):

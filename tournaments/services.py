@@ -30,6 +30,7 @@ from tournaments.models import (
     ResultChange,
     SeasonClub,
 )
+from tournaments.signals import result_changed
 
 
 @transaction.atomic
@@ -329,10 +330,7 @@ def _commit(match: Match, before: dict, action: str, actor: Actor, status: str) 
         match=match, user=actor.user if actor.user is not None and actor.user.is_authenticated else None,
         via_link=actor.via_link, action=action, before=before, after=_snapshot(match),
     )
-    if match.stage in ("sunday", "placement"):
-        from tournaments.sunday import create_placements
-
-        create_placements(match.event)  # the bracket fills itself as soon as pairs are known
+    result_changed.send(sender=Match, match=match)  # later stages move on by themselves
     return match
 
 
@@ -444,8 +442,5 @@ def record_playoff(group: Group, order: list[int], *, user) -> Playoff:
     if len({ranks[p] for p in order}) != 1 or sum(1 for p in level if ranks[p] == ranks[order[0]]) != len(order):
         raise ResultRefused(_("Uusinnassa ovat kaikki samalla sijalla tasan olevat parit."), code="bad_playoff")
     playoff = Playoff.objects.create(group=group, order=order, recorded_by=user)
-    if group.stage == "sunday":
-        from tournaments.sunday import create_placements
-
-        create_placements(group.event)
+    result_changed.send(sender=Group, group=group)
     return playoff

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -18,6 +19,7 @@ from scoring import sunday as sunday_core
 from scoring.errors import ScoringError
 from tournaments.models import Event, Group, GroupEntry, Match, SeedingCorrection
 from tournaments.results import load_outcomes, stage_tables
+from tournaments.signals import result_changed
 
 SATURDAY, SUNDAY, PLACEMENT = "saturday", "sunday", "placement"
 SUNDAY_NAMES = ("1", "2", "3", "4")
@@ -210,3 +212,11 @@ def publish(event: Event, user) -> None:
         raise ValidationError(_("Kaikkia sijoja ei ole vielä ratkaistu."), code="incomplete")
     event.finished_at = timezone.now()
     event.save(update_fields=["finished_at"])
+
+
+@receiver(result_changed)
+def _bracket_fills_itself(sender, match=None, group=None, **kwargs) -> None:
+    """After a Sunday or placement result, or a Sunday play-off, create the placement matches now known."""
+    stage = match.stage if match is not None else group.stage
+    if stage in (SUNDAY, PLACEMENT):
+        create_placements((match or group).event)

@@ -169,3 +169,24 @@ def test_api_gains_placements_and_final_ranking(db, client):
     assert ranking[0]["pair"] == final["winner"]
     first = event.pairs.get(pk=ranking[0]["pair"])
     assert ranking[0]["players"] == [p.full_name for p in first.players] and ranking[0]["club"] == first.club.name
+
+
+def test_semifinals_appear_when_the_last_sunday_result_is_saved(db, organiser):
+    from tournaments import services
+
+    event = simulate(40, 11, until="groups")
+    sunday.advance(event, organiser)
+    sunday_matches = list(Match.objects.filter(event=event, stage="sunday").order_by("pk"))
+    play_matches(sunday_matches[:-1], random.Random(5))
+    assert not Match.objects.filter(event=event, stage="placement").exists()
+    last = sunday_matches[-1]
+    # the referee saves the last Sunday match: a nälsytuppi from the table (seat 2 calls, B takes none)
+    services.add_entry(
+        last, services.EntryData(kind="deal", game="rami", caller_seat=2, tricks_a=13, tricks_b=0),
+        version=last.version, actor=services.Actor(user=organiser),
+    )
+    for table in stage_tables(event, "sunday"):  # any tie waits for its play-off, recorded by the organiser
+        for rank in sorted({r.standing.rank for r in table.rows if r.standing.playoff_required}):
+            order = [r.pair.pk for r in table.rows if r.standing.rank == rank]
+            services.record_playoff(table.group, order, user=organiser)
+    assert Match.objects.filter(event=event, stage="placement", placement_round="semi").count() == 8
