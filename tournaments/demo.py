@@ -1,6 +1,6 @@
 """The demo season: a few events around today's date, for ``setup_demo`` and the README's run command.
 
-A finished event whose groups are all played, a live one drawn with its first rounds played, and two
+A finished event played to its final places, a live one drawn with its first rounds played, and two
 upcoming ones (one with entries waiting for its draw).
 """
 
@@ -13,7 +13,7 @@ from django.utils.text import slugify
 
 from tournaments import services
 from tournaments.models import Club, Event, Season
-from tournaments.simulation import enter_random_pairs, play_matches, settle_playoffs
+from tournaments.simulation import enter_random_pairs, play_matches, play_weekend
 
 
 def create_demo_events(organiser, *, today: dt.date) -> list[Event]:
@@ -42,10 +42,9 @@ def create_demo_events(organiser, *, today: dt.date) -> list[Event]:
         events.append(event)
         if pairs:
             enter_random_pairs(event, pairs, rng, check_in=offset <= 0)
-        if offset < 0:  # finished: every group match played
+        if offset < 0:  # finished: the whole weekend played and the final places published
             services.draw_groups(event, organiser, seed=rng.randrange(2**31))
-            play_matches(event.matches.all(), rng)
-            settle_playoffs(event, rng)
+            play_weekend(event, rng)
         elif offset == 0:  # live: drawn, rounds 1 and 2 played, round 3 half played
             services.draw_groups(event, organiser, seed=rng.randrange(2**31))
             play_matches(event.matches.filter(round__lte=2), rng)
