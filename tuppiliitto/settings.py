@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "django_tables2",
     "django_htmx",
     "tournaments",
+    "cup",
 ]
 
 MIDDLEWARE = [

@@ -22,7 +22,9 @@ urlpatterns = [
     path("kirjaudu-ulos/", auth_views.LogoutView.as_view(), name="logout"),
     path("jarjestaja/", include("tournaments.urls_organiser")),
     path("tulos/<str:token>/", link_match, name="match_link"),
+    path("api/", include("cup.urls_api")),
     path("api/", include("tournaments.urls_api")),
+    path("", include("cup.urls")),
     path("", include("tournaments.urls_public")),
 ]
 

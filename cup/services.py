@@ -1,0 +1,517 @@
+"""The season cup from the tournaments' facts (RULES.md §7–8), in a fixed number of queries.
+
+The cup stores nothing but its settings (``cup.models``). Every time it is read this module loads the
+counted events' final places and match wins, each player's season club and the season's transfers,
+builds the inputs of the pure cup core (``scoring.cup``) and calls it. A corrected result therefore
+changes the cup the next time a page or workbook is made; there is nothing to recompute or forget.
+
+Choices made here beyond RULES.md (the core's own are in ``scoring.cup``):
+
+* **Decision (when an event gives points):** an event counts once its final places are published
+  (``Event.finished_at``) and complete. A published event whose places a correction has made
+  incomplete again gives no points until they are complete; the pages say so.
+* **Decision (match wins):** a pair's match wins are its wins in every finished, non-annulled match of
+  the event: Saturday and Sunday groups and placement matches; a forfeit is a win for the opponents.
+* **Decision (season club):** a player's season club is ``SeasonClub`` (RULES.md §7, the club of their
+  first cup event, fixed when the pair is entered). A transfer confirmed later does not move the
+  season's points: they stay with that club. A player without a ``SeasonClub`` row is "unknown" and
+  is listed apart, never dropped and never guessed from the pair's club.
+* Events are given to the core in date order (start date, name, id), so that among a player's identical
+  events best N prefers the earlier one (the core's input-order rule).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db import transaction
+
+from cup.models import CupEvent, SeasonCupSettings, default_weight
+from scoring import cup as cup_core
+from scoring import sunday as sunday_core
+from scoring.draw import group_name_key
+from scoring.errors import ScoringError
+from tournaments.models import (
+    Club,
+    Event,
+    Group,
+    GroupEntry,
+    Match,
+    PairMember,
+    Player,
+    Playoff,
+    Season,
+    SeasonClub,
+    Transfer,
+)
+from tournaments.results import load_outcomes, standings
+
+SATURDAY, PLACEMENT = "saturday", "placement"
+
+
+# --------------------------------------------------------------------------------------------------
+# Final places and match wins of many events at once
+
+
+@dataclass(frozen=True)
+class EventPlaces:
+    """One event's final places ((place, pair id), best first; None until complete) and match wins."""
+
+    places: tuple[tuple[int, int], ...] | None
+    wins: dict[int, int]
+
+
+def places_and_wins(events: Sequence[Event]) -> dict[int, EventPlaces]:
+    """Final places and match wins of every event, by event id, in six queries whatever their number.
+
+    The places are exactly those of ``tournaments.sunday.final_places`` (a test holds the two equal):
+    the Saturday group tables by the rules engine's standings, then the placement bracket and places 17
+    and on (or, in a one-stage event, the group tables alone). ``final_places`` loads one event at a
+    time; a season page needs them all, so this loads every event's groups, entries, matches, results
+    and play-offs in one query each and ranks them in memory.
+    """
+    ids = [e.pk for e in events]
+    if not ids:
+        return {}
+    groups = list(Group.objects.filter(event_id__in=ids, stage=SATURDAY))
+    group_ids = [g.pk for g in groups]
+    slots: dict[int, list[tuple[int, bool]]] = defaultdict(list)
+    entries = GroupEntry.objects.filter(group_id__in=group_ids).order_by("group_id", "slot")
+    for group_id, pair_id, withdrawn_at in entries.values_list("group_id", "pair_id", "pair__withdrawn_at"):
+        slots[group_id].append((pair_id, withdrawn_at is not None))
+    matches = list(Match.objects.filter(event_id__in=ids).order_by("round", "table", "pk"))
+    outcomes = load_outcomes(matches)
+    playoffs: dict[int, list[Playoff]] = defaultdict(list)
+    for playoff in Playoff.objects.filter(group_id__in=group_ids):
+        playoffs[playoff.group_id].append(playoff)
+
+    groups_of: dict[int, list[Group]] = defaultdict(list)
+    for group in groups:
+        groups_of[group.event_id].append(group)
+    matches_of_group: dict[int, list[Match]] = defaultdict(list)
+    matches_of_event: dict[int, list[Match]] = defaultdict(list)
+    for m in matches:
+        matches_of_event[m.event_id].append(m)
+        if m.group_id is not None and m.stage == SATURDAY:
+            matches_of_group[m.group_id].append(m)
+
+    result = {}
+    for event in events:
+        tables = []
+        for group in sorted(groups_of[event.pk], key=lambda g: group_name_key(g.name)):
+            group_matches = matches_of_group[group.pk]
+            if not all(outcomes[m.pk].finished or outcomes[m.pk].status == "annulled" for m in group_matches):
+                tables = None
+                break
+            counted = [m for m in group_matches if outcomes[m.pk].status != "annulled"]
+            # As tournaments.results.stage_tables: a pair withdrawn before finishing its group has every
+            # match annulled and is not ranked; one that withdrew after finishing it keeps its results.
+            in_play = {pair_id for m in counted for pair_id in (m.pair_a_id, m.pair_b_id)}
+            active = [
+                pair_id for pair_id, withdrawn in slots[group.pk] if not withdrawn or pair_id in in_play
+            ]
+            ranked = standings(active, counted, outcomes, playoffs[group.pk])
+            tables.append([(s.pair, s.rank, s.match_points, s.totals) for s in ranked])
+        places = _places(event, tables, matches_of_event[event.pk], outcomes) if tables else None
+        wins = Counter(
+            outcomes[m.pk].winner
+            for m in matches_of_event[event.pk]
+            if outcomes[m.pk].finished and outcomes[m.pk].winner is not None
+        )
+        result[event.pk] = EventPlaces(places=None if places is None else tuple(places), wins=dict(wins))
+    return result
+
+
+def _places(event: Event, tables: list[list[tuple]], matches: list[Match], outcomes) -> list | None:
+    """As tournaments.sunday.final_places, from tables already ranked."""
+    try:
+        if event.format == Event.Format.ONE_STAGE:
+            return sunday_core.one_stage_places(tables)
+        placement = sorted(
+            (m for m in matches if m.stage == PLACEMENT), key=lambda m: (m.tier, m.placement_round, m.slot)
+        )
+        bracket = [
+            sunday_core.PlacementMatch(
+                m.tier,
+                m.placement_round,
+                m.slot,
+                m.pair_a_id,
+                m.pair_b_id,
+                outcomes[m.pk].winner if outcomes[m.pk].finished else None,
+            )
+            for m in placement
+        ]
+        top16 = sunday_core.placement_places(bracket)
+        if len(top16) < sunday_core.TOP_PLACES:
+            return None
+        return sunday_core.final_places(top16, [row for table in tables for row in table])
+    except ScoringError:
+        return None  # places that cannot be settled from the stored results are not complete
+
+
+# --------------------------------------------------------------------------------------------------
+# Facts and the pure ranking
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """One pair's final place and match wins in one event; ``players`` in position order."""
+
+    pair_id: int
+    players: tuple[int, ...]
+    club_id: int | None
+    place: int
+    match_wins: int
+
+
+@dataclass(frozen=True)
+class EventFacts:
+    """A counted event: its weight and results (None until its final places are published and complete)."""
+
+    event: Event
+    weight: Decimal
+    results: tuple[PairResult, ...] | None
+
+    @property
+    def key(self) -> str:
+        return str(self.event.pk)
+
+
+def rank(
+    facts: Iterable[EventFacts], best_n: int | None, table: Sequence[int] = cup_core.DEFAULT_POINTS
+) -> tuple[tuple[cup_core.Standing, ...], tuple[cup_core.Standing, ...]]:
+    """The player and fixed-pair rankings (RULES.md §8) from the events' facts, by the cup core.
+
+    A pair's two players each earn its place; a pair that has not exactly two different players (only
+    possible through the admin) places its players one by one and is left out of the pair ranking.
+    Player ids are given to the core as strings.
+    """
+    player_events, pair_events = [], []
+    for fact in facts:
+        if fact.results is None:
+            continue
+        player_placings: list = []
+        pair_placings: list = []
+        for r in fact.results:
+            ids = tuple(str(p) for p in r.players)
+            if len(ids) == 2 and ids[0] != ids[1]:
+                placing = cup_core.PairPlacing(ids, r.place, r.match_wins)
+                player_placings.append(placing)
+                pair_placings.append(placing)
+            else:
+                player_placings.extend(cup_core.Placing(p, r.place, r.match_wins) for p in ids)
+        player_events.append(cup_core.CupEvent(fact.key, fact.weight, tuple(player_placings)))
+        pair_events.append(cup_core.CupEvent(fact.key, fact.weight, tuple(pair_placings)))
+    return (
+        cup_core.rank_players(player_events, best_n, table),
+        cup_core.rank_pairs(pair_events, best_n, table),
+    )
+
+
+def rank_labels(ranks: Sequence[int]) -> list[str]:
+    """Ranks as shown: "1.", or "2.–3." for a place two entrants share (RULES.md §8)."""
+    sizes = Counter(ranks)
+    return [f"{r}." if sizes[r] == 1 else f"{r}.–{r + sizes[r] - 1}." for r in ranks]
+
+
+# --------------------------------------------------------------------------------------------------
+# The season's cup as the pages, workbooks and API show it
+
+
+@dataclass(frozen=True)
+class Column:
+    """A counted event, in date order; ``placed``: its final places are known and give points."""
+
+    number: int
+    event: Event
+    weight: Decimal
+    placed: bool
+    entries: int = 0  # pairs placed
+
+    @property
+    def weight_label(self) -> str:
+        return "½" if self.weight == cup_core.SUMMER_WEIGHT else "1"
+
+    @property
+    def half(self) -> bool:
+        return self.weight == cup_core.SUMMER_WEIGHT
+
+
+@dataclass(frozen=True)
+class Cell:
+    """What one player (or pair) earned in one event, and whether it counts (best N)."""
+
+    place: int
+    points: Decimal
+    counted: bool
+    match_wins: int
+    club: Club | None  # the club the pair represented in that event
+    partner: Player | None  # player rows: the other player of the pair
+
+
+@dataclass(frozen=True)
+class Row:
+    """A row of the player or fixed-pair ranking."""
+
+    rank: int
+    rank_label: str
+    standing: cup_core.Standing
+    players: tuple[Player, ...]
+    cells: tuple[Cell | None, ...]  # one per column
+    club: Club | None = None  # player rows: the season club (RULES.md §7); None = unknown
+    clubs: tuple[Club, ...] = ()  # pair rows: the clubs the pair represented
+
+    @property
+    def points(self) -> Decimal:
+        return self.standing.points
+
+    @property
+    def player(self) -> Player:
+        return self.players[0]
+
+    @property
+    def counted(self) -> int:
+        return len(self.standing.counted)
+
+    @property
+    def events(self) -> int:
+        return len(self.standing.events)
+
+    @property
+    def places(self) -> dict[int, int]:
+        return self.standing.places
+
+    @property
+    def match_wins(self) -> int:
+        return self.standing.match_wins
+
+    @property
+    def name(self) -> str:
+        return " / ".join(p.full_name for p in self.players)
+
+
+@dataclass(frozen=True)
+class ClubRow:
+    rank: int
+    rank_label: str
+    standing: cup_core.ClubStanding
+    club: Club
+    members: tuple[Row, ...]  # the club's players, best first
+
+    @property
+    def points(self) -> Decimal:
+        return self.standing.points
+
+    @property
+    def places(self) -> dict[int, int]:
+        return self.standing.places
+
+    @property
+    def match_wins(self) -> int:
+        return self.standing.match_wins
+
+
+@dataclass(frozen=True)
+class TransferNote:
+    """A confirmed transfer (RULES.md §7) and the club that keeps the season's points."""
+
+    transfer: Transfer
+    points_club: Club | None
+
+
+@dataclass(frozen=True)
+class SeasonCup:
+    season: Season
+    best_n: int | None
+    table: tuple[int, ...]
+    columns: tuple[Column, ...]
+    players: tuple[Row, ...]
+    pairs: tuple[Row, ...]
+    clubs: tuple[ClubRow, ...]
+    unknown_club: tuple[Row, ...]  # players whose season club is unknown: shown apart, never dropped
+    transfers: tuple[TransferNote, ...]
+
+    @property
+    def pending(self) -> tuple[Column, ...]:
+        return tuple(c for c in self.columns if not c.placed)
+
+    def player_row(self, player_id: int) -> Row | None:
+        return next((r for r in self.players if r.player.pk == player_id), None)
+
+    def pair_rows(self, player_id: int) -> list[Row]:
+        return [r for r in self.pairs if any(p.pk == player_id for p in r.players)]
+
+
+def cup_settings(season: Season) -> tuple[int, ...]:
+    """The season's points table: its settings' or RULES.md §8's."""
+    row = SeasonCupSettings.objects.filter(season=season).first()
+    return tuple(row.points) if row is not None else cup_core.DEFAULT_POINTS
+
+
+def cup_events(season: Season) -> list[CupEvent]:
+    return list(
+        CupEvent.objects.filter(event__season=season)
+        .select_related("event")
+        .order_by("event__starts_on", "event__name", "event_id")
+    )
+
+
+def load_facts(counted: Sequence[CupEvent]) -> list[EventFacts]:
+    """Each counted event's weight and results (places and match wins of its pairs), date order kept."""
+    events = [c.event for c in counted]
+    places = places_and_wins(events)
+    members: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    pair_club: dict[int, int] = {}
+    rows = PairMember.objects.filter(event_id__in=[e.pk for e in events]).values_list(
+        "pair_id", "player_id", "position", "pair__club_id"
+    )
+    for pair_id, player_id, position, club_id in rows:
+        members[pair_id].append((position, player_id))
+        pair_club[pair_id] = club_id
+    facts = []
+    for c in counted:
+        found = places.get(c.event.pk)
+        results = None
+        if c.event.finished_at is not None and found is not None and found.places is not None:
+            results = tuple(
+                PairResult(
+                    pair_id=pair_id,
+                    players=tuple(p for _pos, p in sorted(members[pair_id])),
+                    club_id=pair_club.get(pair_id),
+                    place=place,
+                    match_wins=found.wins.get(pair_id, 0),
+                )
+                for place, pair_id in found.places
+            )
+        facts.append(EventFacts(event=c.event, weight=c.weight, results=results))
+    return facts
+
+
+def season_cup(season: Season) -> SeasonCup:
+    """The whole season's cup: settings, counted events, the three rankings and the notes."""
+    table = cup_settings(season)
+    facts = load_facts(cup_events(season))
+    player_rows, pair_rows = rank(facts, season.best_n, table)
+
+    player_ids = {int(r.entrant) for r in player_rows}
+    players = {p.pk: p for p in Player.objects.filter(pk__in=player_ids)}
+    season_clubs = {
+        sc.player_id: sc.club for sc in SeasonClub.objects.filter(season=season).select_related("club")
+    }
+    clubs = {c.pk: c for c in season_clubs.values()}
+    missing = {r.club_id for f in facts for r in (f.results or ()) if r.club_id is not None} - set(clubs)
+    clubs.update((c.pk, c) for c in Club.objects.filter(pk__in=missing))
+    transfers = (
+        Transfer.objects.filter(season=season)
+        .select_related("player", "from_club", "to_club")
+        .order_by("confirmed_on", "pk")
+    )
+
+    columns = tuple(
+        Column(
+            number=i,
+            event=f.event,
+            weight=f.weight,
+            placed=f.results is not None,
+            entries=len(f.results or ()),
+        )
+        for i, f in enumerate(facts, start=1)
+    )
+    column_of = {f.key: i for i, f in enumerate(facts)}
+    result_of: dict[tuple[str, int], PairResult] = {}  # (event key, player id) -> the pair's result
+    for f in facts:
+        for r in f.results or ():
+            for p in r.players:
+                result_of[(f.key, p)] = r
+
+    def cells(standing: cup_core.Standing, player_id: int, *, partner: bool) -> tuple[Cell | None, ...]:
+        out: list[Cell | None] = [None] * len(columns)
+        for e in standing.events:
+            r = result_of[(e.event_id, player_id)]
+            others = [p for p in r.players if p != player_id]
+            out[column_of[e.event_id]] = Cell(
+                place=e.place,
+                points=e.points,
+                counted=e.counted,
+                match_wins=e.match_wins,
+                club=clubs.get(r.club_id),
+                partner=players.get(others[0]) if partner and others else None,
+            )
+        return tuple(out)
+
+    prows = [
+        Row(
+            rank=s.rank,
+            rank_label=label,
+            standing=s,
+            players=(players[int(s.entrant)],),
+            cells=cells(s, int(s.entrant), partner=True),
+            club=season_clubs.get(int(s.entrant)),
+        )
+        for s, label in zip(player_rows, rank_labels([s.rank for s in player_rows]), strict=True)
+    ]
+    by_player = {r.player.pk: r for r in prows}
+
+    pair_out = []
+    for s, label in zip(pair_rows, rank_labels([s.rank for s in pair_rows]), strict=True):
+        members = sorted(
+            (players[int(p)] for p in s.entrant), key=lambda p: (p.last_name, p.first_name, p.pk)
+        )
+        row_cells = cells(s, int(s.entrant[0]), partner=False)
+        represented = {c.club.pk: c.club for c in row_cells if c is not None and c.club is not None}
+        pair_out.append(
+            Row(
+                rank=s.rank,
+                rank_label=label,
+                standing=s,
+                players=tuple(members),
+                cells=row_cells,
+                clubs=tuple(represented.values()),
+            )
+        )
+
+    # Club names are unique (Club.name), so the core can key clubs by name.
+    ranking = cup_core.rank_clubs(
+        player_rows, {str(pid): club.name for pid, club in season_clubs.items() if pid in by_player}
+    )
+    by_name = {c.name: c for c in season_clubs.values()}
+    club_rows = tuple(
+        ClubRow(
+            rank=c.rank,
+            rank_label=label,
+            standing=c,
+            club=by_name[c.club],
+            members=tuple(by_player[int(p)] for p in c.players),
+        )
+        for c, label in zip(ranking.clubs, rank_labels([c.rank for c in ranking.clubs]), strict=True)
+    )
+    return SeasonCup(
+        season=season,
+        best_n=season.best_n,
+        table=tuple(table),
+        columns=columns,
+        players=tuple(prows),
+        pairs=tuple(pair_out),
+        clubs=club_rows,
+        unknown_club=tuple(by_player[int(s.entrant)] for s in ranking.unknown_club),
+        transfers=tuple(TransferNote(t, season_clubs.get(t.player_id)) for t in transfers),
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# Settings helpers
+
+
+@transaction.atomic
+def add_season_events(season: Season) -> list[CupEvent]:
+    """Count every cup event, SM pair tournament and summer event of the season that is not counted yet,
+    with the weight its kind gives (RULES.md §8). Other events are left for the staff to decide."""
+    added = []
+    for event in Event.objects.filter(season=season, cup__isnull=True).order_by("starts_on", "name"):
+        weight = default_weight(event.kind)
+        if weight is not None:
+            added.append(CupEvent.objects.create(event=event, weight=weight))
+    return added

@@ -1,0 +1,371 @@
+"""The federation's workbooks (openpyxl): the season's cup and one event's results.
+
+Number formats. Points are stored as numbers (12.5, never the text "12,5"): a spreadsheet can add
+them up. The format code's "." is the decimal separator of whoever opens the file, so Excel or
+LibreOffice in Finnish shows 12,5. Each cell gets the format its value needs: ``0`` for whole points
+(25, not 25,0) and ``0.0`` for halves (12,5). A single ``0.0`` would print every whole value with a
+trailing ",0", and ``General`` cannot be combined with brackets reliably across spreadsheet programs.
+
+Counted and uncounted points differ by more than colour (RULES.md §8, best N): counted points are
+bold (``0`` / ``0.0``), uncounted ones italic, grey and in brackets (``(0)`` / ``(0.0)``), so that a
+black-and-white print still tells them apart. A legend under each ranking says so.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from io import BytesIO
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from openpyxl import Workbook
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.worksheet import Worksheet
+
+from cup import services
+from cup.models import CupEvent
+from scoring.cup import place_points
+from tournaments.models import Event, Pair
+from tournaments.results import stage_tables
+from tournaments.views.common import pair_members_prefetch
+
+HEADER_FONT = Font(bold=True)
+HEADER_FILL = PatternFill("solid", fgColor="DDE3EA")
+HEADER_ALIGN = Alignment(wrap_text=True, vertical="top")
+TITLE_FONT = Font(bold=True, size=12)
+COUNTED_FONT = Font(bold=True)
+UNCOUNTED_FONT = Font(italic=True, color="6B7785")
+NOTE_FONT = Font(italic=True)
+EVENT_COLUMN_WIDTH = 15
+
+
+def to_bytes(workbook: Workbook) -> bytes:
+    out = BytesIO()
+    workbook.save(out)
+    return out.getvalue()
+
+
+def number(points: Decimal) -> int | float:
+    """Points as a spreadsheet number: an int when whole, else a float (halves are exact in binary)."""
+    return int(points) if points == points.to_integral_value() else float(points)
+
+
+def points_format(points: Decimal, *, counted: bool = True) -> str:
+    """``0`` for whole points, ``0.0`` for halves; uncounted points in brackets (see the module text)."""
+    code = "0" if points == points.to_integral_value() else "0.0"
+    return code if counted else f"({code})"
+
+
+def places_text(places: dict[int, int]) -> str:
+    """The counted places that break ties (RULES.md §8), e.g. "1.×2, 3.×1"."""
+    return ", ".join(f"{place}.×{n}" for place, n in places.items())
+
+
+# --------------------------------------------------------------------------------------------------
+# The season
+
+
+def season_workbook(cup: services.SeasonCup) -> Workbook:
+    workbook = Workbook()
+    workbook.properties.title = _("Tuppicup %(season)s") % {"season": cup.season}
+    workbook.properties.creator = _("Suomen Tuppiliitto")
+    players = workbook.active
+    players.title = _("Pelaajat")
+    _ranking_sheet(players, cup, cup.players, pairs=False)
+    _ranking_sheet(workbook.create_sheet(_("Parit")), cup, cup.pairs, pairs=True)
+    _clubs_sheet(workbook.create_sheet(_("Kerhot")), cup)
+    _events_sheet(workbook.create_sheet(_("Kisat")), cup)
+    return workbook
+
+
+def _event_header(column: services.Column) -> str:
+    lines = [f"{column.number}. {column.event.name}", f"{column.event.starts_on:%d.%m.%Y}"]
+    if column.half:
+        lines.append(_("paino ½"))
+    if not column.placed:
+        lines.append(_("ei tuloksia"))
+    return "\n".join(lines)
+
+
+def _header(ws: Worksheet, titles: list[str], row: int = 1) -> None:
+    for col, title in enumerate(titles, start=1):
+        cell = ws.cell(row=row, column=col, value=title)
+        cell.font, cell.fill, cell.alignment = HEADER_FONT, HEADER_FILL, HEADER_ALIGN
+
+
+def _points_cell(
+    ws: Worksheet, row: int, col: int, points: Decimal, *, counted: bool = True, total: bool = False
+):
+    cell = ws.cell(row=row, column=col, value=number(points))
+    cell.number_format = points_format(points, counted=counted)
+    cell.font = COUNTED_FONT if counted or total else UNCOUNTED_FONT
+    return cell
+
+
+def _ranking_sheet(ws: Worksheet, cup: services.SeasonCup, rows, *, pairs: bool) -> None:
+    fixed = [
+        _("Sija"),
+        _("Pari") if pairs else _("Pelaaja"),
+        _("Kerhot") if pairs else _("Kerho"),
+        _("Pisteet"),
+    ]
+    tail = [_("Lasketut kisat"), _("Sijat (lasketut)"), _("Otteluvoitot (lasketut)")]
+    _header(ws, fixed + [_event_header(c) for c in cup.columns] + tail)
+    first_event = len(fixed) + 1
+    after = first_event + len(cup.columns)
+    for r, row in enumerate(rows, start=2):
+        ws.cell(row=r, column=1, value=row.rank_label)
+        ws.cell(row=r, column=2, value=row.name)
+        if pairs:
+            ws.cell(row=r, column=3, value=", ".join(c.name for c in row.clubs))
+        else:
+            ws.cell(row=r, column=3, value=row.club.name if row.club is not None else _("tuntematon"))
+        _points_cell(ws, r, 4, row.points, total=True)
+        for i, cell in enumerate(row.cells):
+            if cell is not None:
+                _points_cell(ws, r, first_event + i, cell.points, counted=cell.counted)
+        ws.cell(row=r, column=after, value=row.counted)
+        ws.cell(row=r, column=after + 1, value=places_text(row.places))
+        ws.cell(row=r, column=after + 2, value=row.match_wins)
+    legend = len(rows) + 3
+    best = _("kaikki") if cup.best_n is None else str(cup.best_n)
+    notes = [
+        _("Lihavoitu: lasketaan cupiin (parhaat N kisaa: %(best)s).") % {"best": best},
+        _("Kursiivi suluissa: ei lasketa."),
+        _(
+            "Tasapisteissä ratkaisevat lasketut 1. sijat, 2. sijat … 16. sijat, sitten otteluvoitot; "
+            "muuten sija jaetaan (esim. 2.–3.)."
+        ),
+    ]
+    for i, text in enumerate(notes):
+        ws.cell(row=legend + i, column=2, value=text).font = NOTE_FONT
+    ws.freeze_panes = ws.cell(row=2, column=first_event)
+    ws.row_dimensions[1].height = 48
+    _fit(ws, {1: 8, 2: 34 if pairs else 24, 3: 24, 4: 9, after: 10, after + 1: 18, after + 2: 12})
+    for i in range(len(cup.columns)):
+        ws.column_dimensions[get_column_letter(first_event + i)].width = EVENT_COLUMN_WIDTH
+
+
+def _clubs_sheet(ws: Worksheet, cup: services.SeasonCup) -> None:
+    _header(
+        ws,
+        [
+            _("Sija"),
+            _("Kerho"),
+            _("Pisteet"),
+            _("Pelaajia"),
+            _("Sijat (lasketut)"),
+            _("Otteluvoitot (lasketut)"),
+            _("Pelaajat ja lasketut pisteet"),
+        ],
+    )
+    for r, club in enumerate(cup.clubs, start=2):
+        ws.cell(row=r, column=1, value=club.rank_label)
+        ws.cell(row=r, column=2, value=club.club.name)
+        _points_cell(ws, r, 3, club.points, total=True)
+        ws.cell(row=r, column=4, value=len(club.members))
+        ws.cell(row=r, column=5, value=places_text(club.places))
+        ws.cell(row=r, column=6, value=club.match_wins)
+        ws.cell(
+            row=r,
+            column=7,
+            value=", ".join(f"{m.player.full_name} {_fi_points(m.points)}" for m in club.members),
+        )
+    r = len(cup.clubs) + 3
+    ws.cell(
+        row=r, column=1, value=_("Kauden kerho tuntematon: pisteet eivät mene millekään kerholle")
+    ).font = TITLE_FONT
+    r += 1
+    if cup.unknown_club:
+        _header(ws, [_("Sija"), _("Pelaaja"), _("Pisteet")], row=r)
+        for member in cup.unknown_club:
+            r += 1
+            ws.cell(row=r, column=1, value=member.rank_label)
+            ws.cell(row=r, column=2, value=member.player.full_name)
+            _points_cell(ws, r, 3, member.points, total=True)
+    else:
+        ws.cell(row=r, column=2, value=_("Ei ketään.")).font = NOTE_FONT
+    r += 2
+    ws.cell(
+        row=r, column=1, value=_("Seurasiirrot: kauden pisteet jäävät ensimmäiselle kerholle")
+    ).font = TITLE_FONT
+    r += 1
+    if cup.transfers:
+        _header(
+            ws, [_("Vahvistettu"), _("Pelaaja"), _("Kerhosta"), _("Kerhoon"), _("Pisteet kerholle")], row=r
+        )
+        for note in cup.transfers:
+            r += 1
+            t = note.transfer
+            ws.cell(row=r, column=1, value=t.confirmed_on).number_format = "dd.mm.yyyy"
+            ws.cell(row=r, column=2, value=t.player.full_name)
+            ws.cell(row=r, column=3, value=t.from_club.name)
+            ws.cell(row=r, column=4, value=t.to_club.name)
+            ws.cell(row=r, column=5, value=note.points_club.name if note.points_club else _("tuntematon"))
+    else:
+        ws.cell(row=r, column=2, value=_("Ei seurasiirtoja.")).font = NOTE_FONT
+    ws.freeze_panes = "C2"
+    _fit(ws, {1: 12, 2: 26, 3: 9, 4: 9, 5: 18, 6: 12, 7: 60})
+
+
+def _events_sheet(ws: Worksheet, cup: services.SeasonCup) -> None:
+    _header(
+        ws,
+        [_("Nro"), _("Päivä"), _("Kisa"), _("Laji"), _("Paino"), _("Tulokset"), _("Pareja"), _("Voittajat")],
+    )
+    winners: dict[int, list[str]] = {}
+    for row in cup.pairs:
+        for i, cell in enumerate(row.cells):
+            if cell is not None and cell.place == 1:
+                winners.setdefault(i, []).append(row.name)
+    for r, column in enumerate(cup.columns, start=2):
+        event = column.event
+        ws.cell(row=r, column=1, value=column.number)
+        ws.cell(row=r, column=2, value=event.starts_on).number_format = "dd.mm.yyyy"
+        ws.cell(row=r, column=3, value=event.name)
+        ws.cell(row=r, column=4, value=event.get_kind_display())
+        weight = ws.cell(row=r, column=5, value=number(column.weight))
+        weight.number_format = points_format(column.weight)
+        ws.cell(row=r, column=6, value=_("julkaistu") if column.placed else _("ei vielä valmiit"))
+        ws.cell(row=r, column=7, value=column.entries if column.placed else None)
+        ws.cell(row=r, column=8, value=" · ".join(winners.get(column.number - 1, [])))
+    r = len(cup.columns) + 3
+    best = _("kaikki") if cup.best_n is None else str(cup.best_n)
+    ws.cell(row=r, column=3, value=_("Laskettavat kisat pelaajaa kohden: %(best)s") % {"best": best})
+    ws.cell(
+        row=r + 1,
+        column=3,
+        value=_("Pistetaulukko (sijat 1, 2, …): %(points)s")
+        % {"points": ", ".join(str(p) for p in cup.table)},
+    )
+    ws.freeze_panes = "A2"
+    _fit(ws, {1: 5, 2: 11, 3: 36, 4: 20, 5: 7, 6: 16, 7: 8, 8: 40})
+
+
+def _fi_points(points: Decimal) -> str:
+    text = str(number(points))
+    return text.replace(".", ",")
+
+
+def _fit(ws: Worksheet, widths: dict[int, int]) -> None:
+    """Column widths from the longest value, at least the given width and at most 60 characters."""
+    longest: dict[int, int] = {}
+    for row in ws.iter_rows(min_row=2):
+        for cell in row:
+            if cell.value is not None and not isinstance(cell.value, (int, float)):
+                longest[cell.column] = max(longest.get(cell.column, 0), len(str(cell.value)))
+    for col, width in widths.items():
+        ws.column_dimensions[get_column_letter(col)].width = min(max(width, longest.get(col, 0) + 2), 60)
+
+
+# --------------------------------------------------------------------------------------------------
+# One event
+
+
+# The tie-break that decided a group place, as the group pages say it (_decided_by.html).
+DECIDED_BY = {
+    "head_to_head": gettext_lazy("keskinäinen ottelu"),
+    "mini_table": gettext_lazy("keskinäiset pelit"),
+    "totals": gettext_lazy("nousupisteet"),
+    "playoff": gettext_lazy("uusinta"),
+}
+
+
+def event_workbook(event: Event) -> Workbook:
+    """Final places with pairs, clubs, match wins and cup points; then every group's table."""
+    workbook = Workbook()
+    workbook.properties.title = event.name
+    workbook.properties.creator = _("Suomen Tuppiliitto")
+    ws = workbook.active
+    ws.title = _("Sijat")
+    _places_sheet(ws, event)
+    for stage, title in (("saturday", _("Alkulohkot")), ("sunday", _("Sunnuntain lohkot"))):
+        tables = stage_tables(event, stage)
+        if tables:
+            _groups_sheet(workbook.create_sheet(title), tables)
+    return workbook
+
+
+def _places_sheet(ws: Worksheet, event: Event) -> None:
+    found = services.places_and_wins([event])[event.pk]
+    cup_event = CupEvent.objects.filter(event=event).first()
+    table = services.cup_settings(event.season)
+    _header(
+        ws,
+        [
+            _("Sija"),
+            _("Nro"),
+            _("Pari"),
+            _("Pelaaja 1"),
+            _("Pelaaja 2"),
+            _("Kerho"),
+            _("Otteluvoitot"),
+            _("Cup-pisteet pelaajaa kohden"),
+        ],
+    )
+    ws.freeze_panes = "A2"
+    if found.places is None:
+        ws.cell(row=2, column=3, value=_("Sijat eivät ole vielä ratkenneet.")).font = NOTE_FONT
+        return
+    pairs = {
+        p.pk: p
+        for p in Pair.objects.filter(event=event)
+        .select_related("club")
+        .prefetch_related(pair_members_prefetch(""))
+    }
+    labels = services.rank_labels([place for place, _pair in found.places])
+    for r, ((place, pair_id), label) in enumerate(zip(found.places, labels, strict=True), start=2):
+        pair = pairs[pair_id]
+        players = pair.players
+        ws.cell(row=r, column=1, value=label)
+        ws.cell(row=r, column=2, value=pair.number)
+        ws.cell(row=r, column=3, value=pair.name)
+        ws.cell(row=r, column=4, value=players[0].full_name if players else None)
+        ws.cell(row=r, column=5, value=players[1].full_name if len(players) > 1 else None)
+        ws.cell(row=r, column=6, value=pair.club.name)
+        ws.cell(row=r, column=7, value=found.wins.get(pair_id, 0))
+        if cup_event is not None and event.finished_at is not None:
+            _points_cell(ws, r, 8, place_points(place, cup_event.weight, table))
+    note_row = len(found.places) + 3
+    if cup_event is None:
+        note = _("Kisa ei ole Tuppicupin osakilpailu: cup-pisteitä ei jaeta.")
+    elif event.finished_at is None:
+        note = _("Tuloksia ei ole vielä julkaistu: cup-pisteet näkyvät julkaisun jälkeen.")
+    else:
+        note = _("Cup-pisteet: paino %(weight)s, sijat 1–%(n)s saavat pisteitä (molemmat pelaajat).") % {
+            "weight": cup_event.weight_label,
+            "n": len(table),
+        }
+    ws.cell(row=note_row, column=3, value=note).font = NOTE_FONT
+    _fit(ws, {1: 8, 2: 5, 3: 26, 4: 22, 5: 22, 6: 24, 7: 12, 8: 14})
+
+
+def _groups_sheet(ws: Worksheet, tables) -> None:
+    r = 1
+    for t in tables:
+        ws.cell(row=r, column=1, value=str(t.group)).font = TITLE_FONT
+        r += 1
+        _header(
+            ws, [_("Sija"), _("Nro"), _("Pari"), _("Kerho"), _("OP"), _("V"), _("NP"), _("Ratkaisi")], row=r
+        )
+        for row in t.rows:
+            r += 1
+            s = row.standing
+            ws.cell(row=r, column=1, value=f"{s.rank}.")
+            ws.cell(row=r, column=2, value=row.pair.number)
+            ws.cell(row=r, column=3, value=row.pair.full_name)
+            ws.cell(row=r, column=4, value=row.pair.club.name)
+            ws.cell(row=r, column=5, value=s.match_points)
+            ws.cell(row=r, column=6, value=s.wins)
+            ws.cell(row=r, column=7, value=s.totals)
+            decided = _("uusinta tarvitaan") if s.playoff_required else DECIDED_BY.get(s.decided_by)
+            ws.cell(row=r, column=8, value=str(decided) if decided else None)
+        for pair in t.withdrawn:
+            r += 1
+            ws.cell(row=r, column=2, value=pair.number)
+            ws.cell(row=r, column=3, value=pair.full_name)
+            ws.cell(row=r, column=4, value=pair.club.name)
+            ws.cell(row=r, column=8, value=_("luopunut, ottelut mitätöity")).font = NOTE_FONT
+        r += 2
+    _fit(ws, {1: 8, 2: 5, 3: 36, 4: 24, 5: 6, 6: 5, 7: 6, 8: 20})

@@ -1,0 +1,125 @@
+"""Builders for the cup tests: small one-stage events whose final places are decided by paper results.
+
+``one_group_event`` enters the given pairs in one group of a one-stage event, lets every pair beat every
+pair listed after it (40–20 rise totals, a points win 3–2) and publishes the final places. In a group of
+n pairs the k-th listed pair thus finishes k-th with n − k match wins: places and wins by hand.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from html.parser import HTMLParser
+from io import BytesIO
+
+from openpyxl import load_workbook
+
+from cup.models import CupEvent
+from tournaments import services, sunday
+from tournaments.models import Club, Event, Match, Player, Season
+
+
+def club(name: str, short: str = "") -> Club:
+    return Club.objects.get_or_create(name=name, defaults={"short_name": short})[0]
+
+
+def player(first: str, last: str, home: Club | None = None) -> Player:
+    return Player.objects.create(first_name=first, last_name=last, club=home)
+
+
+def beat(winner, loser) -> Match:
+    """Record from paper that ``winner`` beat ``loser`` 40–20 over the planned deals."""
+    match = Match.objects.get(pair_a__in=[winner, loser], pair_b__in=[winner, loser])
+    a, b = (40, 20) if match.pair_a_id == winner.pk else (20, 40)
+    return services.save_paper(
+        match, services.PaperData(a, b, match.deals_planned), version=None, actor=services.Actor(user=None)
+    )
+
+
+def one_group_event(name: str, starts_on: dt.date, order, *, kind=Event.Kind.CUP, weight=None, publish=True):
+    """A one-stage event of one group; ``order`` lists (player, player, club) best first.
+
+    Returns the event and its pairs in ``order``. With ``weight`` the event is counted for the cup.
+    """
+    event = Event.objects.create(
+        name=name,
+        slug=f"kisa-{Event.objects.count() + 1}-{starts_on:%Y%m%d}",
+        season=Season.for_date(starts_on),
+        starts_on=starts_on,
+        ends_on=starts_on,
+        kind=kind,
+        format=Event.Format.ONE_STAGE,
+        group_count=1,
+    )
+    pairs = []
+    for p1, p2, represents in order:
+        pair = services.create_pair(event, p1, p2, represents)
+        services.set_checked_in(pair, True)
+        pairs.append(pair)
+    services.draw_groups(event, None, seed=7)
+    for i, better in enumerate(pairs):
+        for worse in pairs[i + 1 :]:
+            beat(better, worse)
+    if publish:
+        sunday.publish(event, None)
+        event.refresh_from_db()
+    if weight is not None:
+        CupEvent.objects.create(event=event, weight=weight)
+    return event, pairs
+
+
+def workbook(response):
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    return load_workbook(BytesIO(response.content))
+
+
+def sheet_rows(ws, *, until_blank: bool = True) -> list[list]:
+    """The data rows under the header, up to the first empty row."""
+    rows = []
+    for row in ws.iter_rows(min_row=2):
+        if until_blank and all(c.value is None for c in row):
+            break
+        rows.append(list(row))
+    return rows
+
+
+class _Tables(HTMLParser):
+    """Every <table>: its classes and rows, each row a list of cell texts (th and td)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tables: list[tuple[str, list[list[str]]]] = []
+        self._stack: list = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table":
+            self._stack.append((attrs.get("class") or "", []))
+        elif tag == "tr" and self._stack:
+            self._stack[-1][1].append([])
+        elif tag in ("td", "th") and self._stack:
+            self._cell = []
+        elif tag == "br" and self._cell is not None:
+            self._cell.append(" ")
+
+    def handle_endtag(self, tag):
+        if tag == "table" and self._stack:
+            self.tables.append(self._stack.pop())
+        elif tag in ("td", "th") and self._cell is not None and self._stack:
+            self._stack[-1][1][-1].append(" ".join("".join(self._cell).split()))
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def table_rows(html: str, css_class: str) -> list[list[str]]:
+    """The rows of the first table with class ``css_class``, header row first."""
+    parser = _Tables()
+    parser.feed(html)
+    for classes, rows in parser.tables:
+        if css_class in classes.split():
+            return rows
+    raise AssertionError(f"no table.{css_class} on the page")

@@ -1,0 +1,86 @@
+"""The cup in the JSON API: ``GET /api/seasons/`` and ``GET /api/seasons/<id>/cup/`` with the three
+rankings (values from the hand-worked season of conftest.py); only GET; 404 for an unknown season."""
+
+from __future__ import annotations
+
+import json
+
+from django.urls import reverse
+
+
+def test_seasons_list(client, hand_season):
+    data = client.get(reverse("api_seasons")).json()
+    assert data == {
+        "seasons": [
+            {
+                "id": hand_season.season.pk,
+                "name": "2025–2026",
+                "start": "2025-08-01",
+                "end": "2026-07-31",
+                "best_n": 2,
+                "cup_url": f"http://testserver/api/seasons/{hand_season.season.pk}/cup/",
+            }
+        ]
+    }
+
+
+def test_season_cup_shape_and_values(client, hand_season):
+    response = client.get(reverse("api_season_cup", args=[hand_season.season.pk]))
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"
+    data = response.json()
+    assert list(data) == ["season", "events", "players", "pairs", "clubs", "unknown_club"]
+    assert data["season"]["points_table"] == [25, 22, 20, 18, 16, 14, 12, 10, 9, 7, 6, 5, 4, 3, 2, 1]
+    e1, e2, s = (e.slug for e in hand_season.events)
+    assert [(e["slug"], e["weight"], e["kind"], e["placed"]) for e in data["events"]] == [
+        (e1, 1, "cup", True),
+        (e2, 1, "cup", True),
+        (s, 0.5, "summer", True),
+    ]
+    p = hand_season.players
+    aho = next(r for r in data["players"] if r["player"] == p["Aho"].pk)
+    assert aho == {
+        "rank": 1,
+        "rank_label": "1.–2.",
+        "player": p["Aho"].pk,
+        "name": "Anna Aho",
+        "club": "Kemin Kasa",
+        "points": 47,
+        "counted": [e1, e2],
+        "places": {"1": 1, "2": 1},
+        "match_wins": 5,
+        "events": [
+            {"event": e1, "place": 1, "points": 25, "counted": True, "match_wins": 3},
+            {"event": e2, "place": 2, "points": 22, "counted": True, "match_wins": 2},
+            {"event": s, "place": 3, "points": 10, "counted": False, "match_wins": 1},
+        ],
+    }
+    assert [(r["rank"], r["points"]) for r in data["players"]] == [
+        (1, 47),
+        (1, 47),
+        (3, 43),
+        (3, 43),
+        (5, 40),
+        (5, 40),
+        (7, 40),
+        (7, 40),
+        (9, 12.5),
+        (9, 12.5),
+    ]
+    assert '"points": 12.5' in json.dumps(data["players"][-1])  # a float only where the half is
+    assert [(r["rank_label"], sorted(r["names"]), r["points"]) for r in data["pairs"]][2:4] == [
+        ("3.", ["Greta Grön", "Heikki Heino"], 40),
+        ("4.", ["Eero Eskola", "Frans Forsman"], 40),
+    ]
+    assert data["pairs"][2]["clubs"] == ["Oulun Tuppiseura", "Kemin Kasa"]
+    assert [(c["rank"], c["club"], c["points"], len(c["players"])) for c in data["clubs"]] == [
+        (1, "Oulun Tuppiseura", 166, 4),
+        (2, "Kemin Kasa", 94, 2),
+        (3, "Rovaniemen Rami", 92.5, 3),
+    ]
+    assert data["unknown_club"] == [{"player": p["Jussila"].pk, "name": "Jussi Jussila", "points": 12.5}]
+
+
+def test_only_get_and_404(client, hand_season):
+    url = reverse("api_season_cup", args=[hand_season.season.pk])
+    assert client.post(url).status_code == 405
+    assert client.get(reverse("api_season_cup", args=[999])).status_code == 404
