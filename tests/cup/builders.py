@@ -8,12 +8,12 @@ n pairs the k-th listed pair thus finishes k-th with n − k match wins: places 
 from __future__ import annotations
 
 import datetime as dt
-from html.parser import HTMLParser
 from io import BytesIO
 
 from openpyxl import load_workbook
 
 from cup.models import CupEvent
+from tests.web.results_helpers import table_rows  # noqa: F401  (the cup tests read pages with it)
 from tournaments import services, sunday
 from tournaments.models import Club, Event, Match, Player, Season
 
@@ -81,45 +81,3 @@ def sheet_rows(ws, *, until_blank: bool = True) -> list[list]:
             break
         rows.append(list(row))
     return rows
-
-
-class _Tables(HTMLParser):
-    """Every <table>: its classes and rows, each row a list of cell texts (th and td)."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.tables: list[tuple[str, list[list[str]]]] = []
-        self._stack: list = []
-        self._cell: list[str] | None = None
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "table":
-            self._stack.append((attrs.get("class") or "", []))
-        elif tag == "tr" and self._stack:
-            self._stack[-1][1].append([])
-        elif tag in ("td", "th") and self._stack:
-            self._cell = []
-        elif tag == "br" and self._cell is not None:
-            self._cell.append(" ")
-
-    def handle_endtag(self, tag):
-        if tag == "table" and self._stack:
-            self.tables.append(self._stack.pop())
-        elif tag in ("td", "th") and self._cell is not None and self._stack:
-            self._stack[-1][1][-1].append(" ".join("".join(self._cell).split()))
-            self._cell = None
-
-    def handle_data(self, data):
-        if self._cell is not None:
-            self._cell.append(data)
-
-
-def table_rows(html: str, css_class: str) -> list[list[str]]:
-    """The rows of the first table with class ``css_class``, header row first."""
-    parser = _Tables()
-    parser.feed(html)
-    for classes, rows in parser.tables:
-        if css_class in classes.split():
-            return rows
-    raise AssertionError(f"no table.{css_class} on the page")
