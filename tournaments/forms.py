@@ -1,9 +1,8 @@
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm
-from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Event, Pair
+from tournaments.models import Event, Pair, unique_event_slug
 
 
 class LoginForm(AuthenticationForm):
@@ -59,12 +58,7 @@ class EventForm(forms.ModelForm):
                 if value is not None and value < 12:
                     self.add_error(field, _("Cupin kisoissa pelataan vähintään 12 jakoa."))
         if not data.get("slug") and data.get("name"):
-            base = slugify(data["name"])[:70] or "kisa"
-            slug, n = base, 1
-            while Event.objects.filter(slug=slug).exclude(pk=self.instance.pk).exists():
-                n += 1
-                slug = f"{base}-{n}"
-            data["slug"] = slug
+            data["slug"] = unique_event_slug(data["name"], exclude_pk=self.instance.pk)
         return data
 
 

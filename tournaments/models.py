@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -232,6 +233,16 @@ class Event(models.Model):
         if user.is_superuser:
             return True
         return self.organisers.filter(pk=user.pk).exists()
+
+
+def unique_event_slug(text: str, *, exclude_pk: int | None = None, max_length: int = 70) -> str:
+    """A free event slug from ``text``: "kisa", then "kisa-2", "kisa-3", … if taken."""
+    base = slugify(text)[:max_length] or "kisa"
+    slug, n = base, 1
+    while Event.objects.filter(slug=slug).exclude(pk=exclude_pk).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
 
 
 STATUS_LABELS = {

@@ -14,6 +14,17 @@ from tournaments.models import Club, Entry, Event, Match, Player, Playoff
 from tournaments.results import fold_rows, from_engine, stage_tables
 
 
+def ensure_registry() -> bool:
+    """Load the demo clubs and players (fixtures/demo_registry.json) into an empty registry; True if loaded."""
+    from django.conf import settings
+    from django.core.management import call_command
+
+    if Club.objects.exists():
+        return False
+    call_command("loaddata", str(settings.BASE_DIR / "fixtures" / "demo_registry.json"), verbosity=0)
+    return True
+
+
 @transaction.atomic
 def enter_random_pairs(event: Event, n: int, rng: random.Random, *, check_in: bool = True) -> None:
     """Enter ``n`` pairs of registry players (a pair plays for its first player's home club)."""

@@ -16,17 +16,15 @@ import random
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import slugify
 
 from cup.models import CupEvent, default_weight
 from tournaments import services
-from tournaments.management.commands.setup_demo import DEMO_ORGANISER, REGISTRY_FIXTURE
-from tournaments.models import Club, Event, Player, Season, SeasonClub, Transfer
-from tournaments.simulation import play_weekend
+from tournaments.management.commands.setup_demo import DEMO_ORGANISER
+from tournaments.models import Club, Event, Player, Season, SeasonClub, Transfer, unique_event_slug
+from tournaments.simulation import ensure_registry, play_weekend
 
 VENUES = ["Oulu", "Rovaniemi", "Kemi", "Tornio", "Kajaani", "Raahe", "Ylivieska", "Kuusamo"]
 
@@ -58,8 +56,7 @@ class Command(BaseCommand):
             raise CommandError("--cup-events must be 1–6 (they are played from September to spring)")
         if best_n is not None and best_n < 1:
             raise CommandError("--best-n must be at least 1 (leave it out to count every event)")
-        if not Club.objects.exists():
-            call_command("loaddata", str(REGISTRY_FIXTURE), verbosity=0)
+        ensure_registry()
         players = list(Player.objects.select_related("club").order_by("pk"))
         roster_size = pairs + pairs // 2
         if len(players) < 2 * roster_size:
@@ -122,7 +119,7 @@ class Command(BaseCommand):
     def _event(self, season, kind, starts_on, name, slug, number, organiser, roster, pairs, rng) -> Event:
         event = Event.objects.create(
             name=name,
-            slug=self._slug(slug),
+            slug=unique_event_slug(slug),
             season=season,
             starts_on=starts_on,
             ends_on=starts_on + dt.timedelta(days=1),
@@ -163,11 +160,3 @@ class Command(BaseCommand):
                     f"Transfer confirmed: {mover} to {to_club}; the season's points stay with the first club."
                 )
                 return
-
-    @staticmethod
-    def _slug(base: str) -> str:
-        slug, n = slugify(base), 1
-        while Event.objects.filter(slug=slug).exists():
-            n += 1
-            slug = f"{slugify(base)}-{n}"
-        return slug

@@ -7,21 +7,17 @@ twice and nothing changes the second time.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
-from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.models import Club, Event
+from tournaments.models import Event
+from tournaments.simulation import ensure_registry
 
 DEMO_ORGANISER = ("jarjestaja", "tuppi-demo-2026")
 DEMO_STAFF = ("liitto", "tuppi-liitto-2026")
-REGISTRY_FIXTURE = Path(settings.BASE_DIR) / "fixtures" / "demo_registry.json"
 
 
 class Command(BaseCommand):
@@ -29,9 +25,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         with transaction.atomic():
-            if not Club.objects.exists():
-                call_command("loaddata", str(REGISTRY_FIXTURE), verbosity=0)
-                self.stdout.write(f"Loaded demo clubs and players from {REGISTRY_FIXTURE.name}.")
+            if ensure_registry():
+                self.stdout.write("Loaded the demo clubs and players from fixtures/demo_registry.json.")
             organiser = self._user(*DEMO_ORGANISER, staff=False)
             self._user(*DEMO_STAFF, staff=True)
             if not Event.objects.exists():

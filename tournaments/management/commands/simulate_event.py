@@ -11,16 +11,14 @@ import random
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import slugify
 
 from tournaments import services
-from tournaments.management.commands.setup_demo import DEMO_ORGANISER, REGISTRY_FIXTURE
-from tournaments.models import Club, Event, Player, Season
-from tournaments.simulation import enter_random_pairs, play_weekend
+from tournaments.management.commands.setup_demo import DEMO_ORGANISER
+from tournaments.models import Event, Player, Season, unique_event_slug
+from tournaments.simulation import ensure_registry, enter_random_pairs, play_weekend
 
 
 class Command(BaseCommand):
@@ -37,8 +35,7 @@ class Command(BaseCommand):
     def handle(self, *args, pairs: int, seed: int, until: str = "all", **options):
         if pairs < 16:
             raise CommandError("--pairs must be at least 16 (the two-day format's minimum)")
-        if not Club.objects.exists():
-            call_command("loaddata", str(REGISTRY_FIXTURE), verbosity=0)
+        ensure_registry()
         players = list(Player.objects.select_related("club").order_by("pk"))
         if len(players) < 2 * pairs:
             raise CommandError(f"--pairs {pairs} needs {2 * pairs} players; the registry has {len(players)}")
@@ -47,7 +44,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             event = Event.objects.create(
                 name=f"Simuloitu kisa, {pairs} paria (siemen {seed})",
-                slug=self._slug(f"simulaatio-{pairs}-paria-{seed}"),
+                slug=unique_event_slug(f"simulaatio-{pairs}-paria-{seed}"),
                 season=Season.for_date(today),
                 starts_on=today,
                 ends_on=today,
@@ -69,12 +66,4 @@ class Command(BaseCommand):
             for line in play_weekend(event, rng, until=until):
                 self.stdout.write(line)
         self.stdout.write(f"Event: {event.slug}")
-
-    @staticmethod
-    def _slug(base: str) -> str:
-        slug, n = slugify(base), 1
-        while Event.objects.filter(slug=slug).exists():
-            n += 1
-            slug = f"{slugify(base)}-{n}"
-        return slug
 
