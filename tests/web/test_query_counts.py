@@ -36,10 +36,14 @@ def urls(event: Event) -> dict[str, str]:
     }
 
 
+SQL: dict[str, list[str]] = {}  # the statements of each measured page, to say which one differs
+
+
 def count(client, url: str) -> int:
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(url)
     assert response.status_code == 200, url
+    SQL[url] = [q["sql"][:120] for q in ctx.captured_queries]
     return len(ctx.captured_queries)
 
 
@@ -52,6 +56,10 @@ def test_query_counts_do_not_grow_with_the_event(client, db):
     small_urls, large_urls = urls(small), urls(large)
     counts = {page: (count(client, small_urls[page]), count(client, large_urls[page])) for page in small_urls}
     grew = {page: c for page, c in counts.items() if c[0] != c[1]}
-    assert not grew, f"queries (16 pairs, 128 pairs) grew with the event: {grew}"
+    detail = {
+        page: [q for q in SQL[large_urls[page]] if q not in SQL[small_urls[page]]] or SQL[large_urls[page]]
+        for page in grew
+    }
+    assert not grew, f"queries (16 pairs, 128 pairs) grew with the event: {grew}; statements: {detail}"
     # and the numbers stay small (a page is a handful of queries, not one per group or match)
     assert all(c[1] <= 20 for c in counts.values()), counts
