@@ -134,10 +134,6 @@ def scoresheets_pdf(matches, link_base: str, title: str) -> bytes:
     return render_pdf("print/scoresheets.html", {"pages": scoresheet_pages(matches, link_base), "title": title})
 
 
-def stage_label(match: Match) -> str:
-    if match.stage == "placement":
-        return _("Sijoitusottelut")
-    return _("Sunnuntain lohkot") if match.stage == "sunday" else _("Alkulohkot")
 
 
 def draw_chart_pdf(event) -> bytes:

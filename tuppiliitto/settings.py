@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "tournaments",
     "cup",
+    "teams",
 ]
 
 MIDDLEWARE = [

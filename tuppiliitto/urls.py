@@ -20,11 +20,13 @@ urlpatterns = [
         name="login",
     ),
     path("kirjaudu-ulos/", auth_views.LogoutView.as_view(), name="logout"),
+    path("jarjestaja/joukkuekisa/", include("teams.urls_organiser")),
     path("jarjestaja/", include("tournaments.urls_organiser")),
     path("tulos/<str:token>/", link_match, name="match_link"),
     path("api/", include("cup.urls_api")),
     path("api/", include("tournaments.urls_api")),
     path("", include("cup.urls")),
+    path("", include("teams.urls")),
     path("", include("tournaments.urls_public")),
 ]
 

@@ -159,3 +159,12 @@ def test_printouts_page_lists_every_round(client, drawn, organiser, outsider):
     for number in (1, 2, 3):
         assert round_url(drawn, "alkulohkot", number) in html
     assert reverse("results_pdf", args=[drawn.slug]) in html
+
+
+def test_page_footer_keeps_the_title_as_written(client, drawn, organiser):
+    # the footer is a CSS string: a hyphen or a quote in the event's name must print as typed
+    Event.objects.filter(pk=drawn.pk).update(name='SM-parikisa "Kemi"')
+    client.force_login(organiser)
+    text = text_of(client.get(round_url(drawn)).content)
+    assert 'SM-parikisa "Kemi": kierros 1' in text
+    assert "u002D" not in text

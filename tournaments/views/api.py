@@ -70,6 +70,11 @@ def event(request, slug):
     from tournaments.views.sunday import placement_matches
 
     event = get_object_or_404(Event, slug=slug)
+    if event.kind == Event.Kind.SM_TEAM:  # a knockout of teams (RULES.md §6): its own keys
+        from teams.api import event_extra
+
+        payload = {"slug": event.slug, "name": event.name, "status": event.status, "groups": [], **event_extra(event)}
+        return JsonResponse(payload, json_dumps_params={"ensure_ascii": False})
     saturday = stage_tables(event, "saturday")
     placements = placement_matches(event)
     return JsonResponse(

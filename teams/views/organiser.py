@@ -1,0 +1,286 @@
+"""Organiser pages of the team competition: teams, the draw, rounds and their days, starting team matches,
+each team match's pair matches and scoresheets, publishing the places. Every page needs a login and a
+permission for the event (``organiser_required``); every change goes through ``teams.services``."""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from teams import printing, results, services
+from teams.forms import DayForm, DrawForm, TeamForm
+from teams.models import Team, TeamMatch
+from teams.views.common import match_context, search_candidates
+from tournaments.models import Event, Player
+from tournaments.permissions import organiser_required
+from tournaments.views.printouts import pdf_response
+
+
+def team_organiser(view):
+    """``organiser_required`` for a team competition's pages: any other event is not found here."""
+
+    @organiser_required
+    @wraps(view)
+    def wrapper(request, event, *args, **kwargs):
+        if event.kind != Event.Kind.SM_TEAM:
+            raise Http404
+        return view(request, event, *args, **kwargs)
+
+    return wrapper
+
+
+def _error(request, exc: ValidationError) -> None:
+    messages.error(request, " ".join(exc.messages))
+
+
+def link_url(request, team: Team) -> str:
+    return request.build_absolute_uri(reverse("teams:leader", args=[team.token]))
+
+
+@team_organiser
+def overview(request, event):
+    """The teams (with their marks and secret links), adding a team before the draw, and the draw."""
+    form = TeamForm(request.POST or None, event=event)
+    if request.method == "POST" and event.drawn_at is None and form.is_valid():
+        try:
+            team = services.create_team(
+                event,
+                club=form.cleaned_data["club"],
+                name=form.cleaned_data["name"],
+                leader_name=form.cleaned_data["leader_name"],
+                pairs=form.pair_specs,
+                substitute=form.substitute_player,
+            )
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            messages.success(request, _("Joukkue %(name)s lisätty.") % {"name": team.name})
+            return redirect("teams_organiser:overview", event.slug)
+    comp = results.load(event)
+    teams = list(comp.teams.values())
+    for team in teams:
+        team.link = link_url(request, team)
+    context = {
+        "event": event,
+        "comp": comp,
+        "teams": teams,
+        "form": form,
+        "draw_form": DrawForm(),
+        "section": "teams",
+    }
+    return render(request, "teams/organiser/overview.html", context)
+
+
+@team_organiser
+@require_POST
+def draw(request, event):
+    form = DrawForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Siemenen on oltava kokonaisluku."))
+        return redirect("teams_organiser:overview", event.slug)
+    try:
+        services.draw(event, request.user, seed=form.cleaned_data["seed"])
+    except ValidationError as exc:
+        _error(request, exc)
+        return redirect("teams_organiser:overview", event.slug)
+    messages.success(request, _("Kaavio on arvottu."))
+    return redirect("teams_organiser:rounds", event.slug)
+
+
+@team_organiser
+def team(request, event, team_id):
+    """One team: its pairs, the leader's secret link, the substitute."""
+    comp = results.load(event)
+    found = comp.teams.get(team_id)
+    if found is None:
+        raise Http404
+    query = request.GET.get("haku", "").strip()
+    context = {
+        "event": event,
+        "comp": comp,
+        "team": found,
+        "link": link_url(request, found),
+        "query": query,
+        "candidates": search_candidates(event, query),
+        "section": "teams",
+        "team_rows": [r for r in comp.team_rows(found) if not r.bye],
+    }
+    return render(request, "teams/organiser/team.html", context)
+
+
+@team_organiser
+@require_POST
+def substitute(request, event, team_id):
+    found = get_object_or_404(Team, event=event, pk=team_id)
+    player = None
+    if request.POST.get("player"):
+        player = get_object_or_404(Player, pk=request.POST["player"])
+    try:
+        services.name_substitute(found, player, services.Actor(user=request.user))
+    except ValidationError as exc:
+        _error(request, exc)
+    else:
+        messages.success(request, _("Varamies tallennettu.") if player else _("Varamies poistettu."))
+    return redirect("teams_organiser:team", event.slug, found.pk)
+
+
+@team_organiser
+@require_POST
+def team_delete(request, event, team_id):
+    found = get_object_or_404(Team, event=event, pk=team_id)
+    try:
+        services.delete_team(found)
+    except ValidationError as exc:
+        _error(request, exc)
+        return redirect("teams_organiser:team", event.slug, found.pk)
+    messages.success(request, _("Joukkue %(name)s poistettu.") % {"name": found.name})
+    return redirect("teams_organiser:overview", event.slug)
+
+
+@team_organiser
+def rounds(request, event):
+    """The desk: each round with its day and team matches, who has declared, start buttons and results."""
+    comp = results.load(event)
+    views = []
+    for view in comp.slots():
+        rows = [s.row for s in view.slots if s.row is not None and not s.row.bye]
+        number = view.number
+        is_third = any(s.third_place for s in view.slots)
+        # a round is started with one button, in its first view (the final's starts the third place too)
+        in_round = [r for r in comp.rows if r.round == number and not r.bye and r.started_at is None]
+        button = None
+        if not is_third and in_round:
+            label = view.label
+            if comp.bracket and number == comp.bracket.rounds and comp.bracket.third_place is not None:
+                label = _("loppuottelu ja pronssiottelu")
+            button = _("Aloita kierros %(n)s (%(label)s)") % {"n": number, "label": label}
+        views.append(
+            {
+                "view": view,
+                "rows": rows,
+                "byes": [s.a for s in view.slots if s.bye],
+                "day_form": DayForm(initial={"day": view.day}, auto_id=f"r{number}-%s"),
+                "button": button,
+                "startable": sum(1 for r in in_round if len(r.declared) == 2),
+                "waiting": sum(1 for r in in_round if len(r.declared) < 2),
+                "started": any(r.started_at is not None for r in comp.rows if r.round == number),
+                "is_third": is_third,
+            }
+        )
+    context = {"event": event, "comp": comp, "rounds": views, "section": "rounds"}
+    return render(request, "teams/organiser/rounds.html", context)
+
+
+@team_organiser
+@require_POST
+def round_day(request, event, number):
+    form = DayForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Anna päivä muodossa vvvv-kk-pp."))
+    else:
+        try:
+            services.set_round_day(event, number, form.cleaned_data["day"])
+        except ValidationError as exc:
+            _error(request, exc)
+        else:
+            messages.success(request, _("Kierroksen %(n)s päivä tallennettu.") % {"n": number})
+    return redirect("teams_organiser:rounds", event.slug)
+
+
+@team_organiser
+@require_POST
+def start_round(request, event, number):
+    try:
+        started, waiting = services.start_round(event, number, request.user)
+    except ValidationError as exc:
+        _error(request, exc)
+    else:
+        if started:
+            messages.success(
+                request,
+                ngettext("%(count)d joukkueottelu alkoi.", "%(count)d joukkueottelua alkoi.", len(started))
+                % {"count": len(started)},
+            )
+        if waiting:
+            names = ", ".join(f"{r.team_a.name} – {r.team_b.name}" for r in waiting)
+            messages.error(
+                request,
+                _("Odottaa järjestyksen ilmoittamista (aloita myöhemmin uudelleen): %(matches)s.")
+                % {"matches": names},
+            )
+    return redirect("teams_organiser:rounds", event.slug)
+
+
+def _row(event, match_id) -> tuple[results.Competition, TeamMatch]:
+    comp = results.load(event)
+    row = next((r for r in comp.rows if r.pk == match_id and not r.bye), None)
+    if row is None:
+        raise Http404
+    return comp, row
+
+
+@team_organiser
+def match(request, event, match_id):
+    """One team match: both teams, the declarations (each order shown once both are in), the three pair
+    matches with their scoresheets, printing them, starting or undoing the start."""
+    comp, row = _row(event, match_id)
+    context = {**match_context(comp, row, viewer=None, organiser=True), "section": "rounds"}
+    for team in (row.team_a, row.team_b):
+        team.link = link_url(request, team)
+    return render(request, "teams/organiser/match.html", context)
+
+
+@team_organiser
+@require_POST
+def start_match(request, event, match_id):
+    found = get_object_or_404(TeamMatch, event=event, pk=match_id)
+    try:
+        services.start_team_match(found, request.user)
+    except ValidationError as exc:
+        _error(request, exc)
+    else:
+        messages.success(request, _("Ottelu alkoi: parien ottelut ja pöytäkirjat ovat valmiina."))
+    return redirect("teams_organiser:match", event.slug, found.pk)
+
+
+@team_organiser
+@require_POST
+def cancel_start(request, event, match_id):
+    found = get_object_or_404(TeamMatch, event=event, pk=match_id)
+    try:
+        services.cancel_start(found)
+    except ValidationError as exc:
+        _error(request, exc)
+    else:
+        messages.success(request, _("Aloitus peruttu."))
+    return redirect("teams_organiser:match", event.slug, found.pk)
+
+
+@team_organiser
+def match_sheets(request, event, match_id):
+    """The team match's three scoresheets (one a page, with the QR code of each pair match's link)."""
+    comp, row = _row(event, match_id)
+    if not row.pair_matches:
+        raise Http404
+    pdf = printing.team_match_sheets_pdf(comp, row, request.build_absolute_uri("/").rstrip("/"))
+    return pdf_response(pdf, f"{event.slug}-joukkueottelu-{row.round}-{row.slot}.pdf")
+
+
+@team_organiser
+@require_POST
+def publish(request, event):
+    try:
+        services.publish(event, request.user)
+    except ValidationError as exc:
+        _error(request, exc)
+    else:
+        messages.success(request, _("Lopputulokset on julkaistu."))
+    return redirect("teams_organiser:rounds", event.slug)
