@@ -59,3 +59,10 @@ def organiser(db, django_user_model):
 def outsider(db, django_user_model):
     """Logged in, but an organiser of some other event only."""
     return django_user_model.objects.create_user("outsider", password="salasana-2")
+
+
+@pytest.fixture
+def logged_in(client, organiser):
+    """The test client, logged in as ``organiser``."""
+    client.force_login(organiser)
+    return client

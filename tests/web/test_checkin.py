@@ -17,12 +17,6 @@ def event(make_event, organiser):
     return event
 
 
-@pytest.fixture
-def logged_in(client, organiser):
-    client.force_login(organiser)
-    return client
-
-
 def url(event) -> str:
     return reverse("organiser:checkin", args=[event.slug])
 

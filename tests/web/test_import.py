@@ -27,12 +27,6 @@ def event(make_event, organiser):
     return event
 
 
-@pytest.fixture
-def logged_in(client, organiser):
-    client.force_login(organiser)
-    return client
-
-
 def url(event) -> str:
     return reverse("organiser:import", args=[event.slug])
 

@@ -18,12 +18,6 @@ def event(make_event, organiser):
 
 
 @pytest.fixture
-def logged_in(client, organiser):
-    client.force_login(organiser)
-    return client
-
-
-@pytest.fixture
 def registry():
     sotk, ots = club(), club("Oulun Tuppiseura", "OTS")
     return {
