@@ -96,7 +96,7 @@ def test_pair_page_shows_matches_and_position(client, setup):
     html = get(client, pair_url(event, pair))
     # 4 wins × 3 = 12 match points, 4 × 40 = 160 rise points, first in the group
     assert "Lohko A</a>: sija 1" in html
-    assert "12 ottelupistettä, 4 voittoa, 160 nousupistettä" in html
+    assert "ottelupisteet 12 · voitot 4 · nousupisteet 160" in html
     assert "Kaikki lohko-ottelut on pelattu." in html and "next-table" not in html
     for match in matches:
         assert reverse("match", args=[event.slug, match.pk]) in html

@@ -11,8 +11,8 @@ PO = ROOT / "locale" / "en" / "LC_MESSAGES" / "django.po"
 
 def entries(text: str):
     for block in text.split("\n\n"):
-        if "msgid" not in block:
-            continue
+        if "msgid" not in block or all(line.startswith("#") for line in block.splitlines()):
+            continue  # no message, or an obsolete one (#~) that no page uses
         fuzzy = "#, fuzzy" in block or ", fuzzy" in block
         msgid = "".join(re.findall(r'^msgid(?:_plural)? "(.*)"$|^"(.*)"$', block, re.M)[0])
         msgstrs = re.findall(r'^msgstr(?:\[\d\])? "(.*)"', block, re.M)
