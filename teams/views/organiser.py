@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from functools import wraps
 
+import segno
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404
@@ -108,6 +109,8 @@ def team(request, event, team_id):
         "comp": comp,
         "team": found,
         "link": link_url(request, found),
+        # the same link as a QR code, for the leader to scan with a phone at the venue
+        "link_qr": segno.make(link_url(request, found), error="m").svg_data_uri(scale=4, border=2),
         "query": query,
         "candidates": search_candidates(event, query),
         "section": "teams",

@@ -5,10 +5,18 @@ and their PDF, the substitute, undoing a start, publishing."""
 from __future__ import annotations
 
 import io
+import re
+import subprocess
+import tempfile
+from html import unescape as html_unescape
+from pathlib import Path
 
 import pytest
+import zxingcpp
 from django.urls import reverse
+from PIL import Image
 from pypdf import PdfReader
+from weasyprint import HTML
 
 from teams.models import Team, TeamMatch, TeamOrder, TeamRound
 from tests.teams.builders import add_team, club, declare, drawn_event, play, players, row, start, team_event
@@ -279,3 +287,20 @@ def test_match_page_shows_both_orders_once_declared(client, drawn, organiser):
     start(r)
     html = client.get(reverse("teams_organiser:match", args=[event.slug, r.pk])).content.decode()
     assert all(tp.pair.full_name in html for team in (r.team_a, r.team_b) for tp in team.team_pairs.all())
+
+
+
+def test_team_page_shows_the_leaders_link_as_a_qr_code(client, drawn, organiser):
+    event, teams = drawn
+    client.force_login(organiser)
+    html = client.get(reverse("teams_organiser:team", args=[event.slug, teams[0].pk])).content.decode()
+    link = "http://testserver" + reverse("teams:leader", args=[teams[0].token])
+    assert link in html
+    # the QR code is an inline SVG: render it and read it back, as a leader's phone camera would
+    data_uri = html_unescape(re.search(r'class="leader-qr" src="([^"]+)"', html).group(1))
+    with tempfile.TemporaryDirectory() as tmp:
+        pdf = Path(tmp) / "qr.pdf"
+        HTML(string=f'<img style="width: 60mm" src="{data_uri}">').write_pdf(pdf)
+        subprocess.run(["pdftoppm", "-r", "150", "-png", str(pdf), str(Path(tmp) / "p")], check=True)
+        image = Image.open(next(Path(tmp).glob("p*.png")))
+        assert [r.text for r in zxingcpp.read_barcodes(image)] == [link]
