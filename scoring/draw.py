@@ -42,7 +42,7 @@ def group_count(n_pairs: int, *, one_stage_groups: int | None = None) -> int:
     event instead). One-stage format: the organiser's own group count, 1 to ``n_pairs // 2`` so that
     every group has at least two pairs (code ``group_count_out_of_range``).
     """
-    _check_int(n_pairs, "n_pairs")
+    check_int(n_pairs, "n_pairs")
     if n_pairs < 0:
         raise ScoringError(
             "negative_pairs", f"the number of pairs cannot be negative ({n_pairs})", n_pairs=n_pairs
@@ -57,7 +57,7 @@ def group_count(n_pairs: int, *, one_stage_groups: int | None = None) -> int:
                 minimum=MIN_PAIRS_TWO_DAY,
             )
         return GROUPS_LARGE_EVENT if n_pairs >= LARGE_EVENT_PAIRS else GROUPS_SMALL_EVENT
-    _check_int(one_stage_groups, "one_stage_groups")
+    check_int(one_stage_groups, "one_stage_groups")
     maximum = n_pairs // MIN_GROUP_SIZE
     if not 1 <= one_stage_groups <= maximum:
         raise ScoringError(
@@ -74,7 +74,7 @@ def group_count(n_pairs: int, *, one_stage_groups: int | None = None) -> int:
 
 def group_names(k: int) -> tuple[str, ...]:
     """Names of ``k`` groups: "A", "B", … (RULES.md §4); after "Z" come "AA", "AB", … like spreadsheet columns."""
-    _check_int(k, "k")
+    check_int(k, "k")
     if k < 0:
         raise ScoringError("negative_groups", f"the number of groups cannot be negative ({k})", groups=k)
     return tuple(_group_name(i) for i in range(k))
@@ -87,8 +87,8 @@ def group_name_key(name: str) -> tuple[int, str]:
 
 def group_sizes(n_pairs: int, k: int) -> tuple[int, ...]:
     """Sizes of ``k`` groups holding ``n_pairs`` pairs: differ by at most one, larger groups first (RULES.md §4)."""
-    _check_int(n_pairs, "n_pairs")
-    _check_int(k, "k")
+    check_int(n_pairs, "n_pairs")
+    check_int(k, "k")
     if n_pairs < 0 or k < 1:
         raise ScoringError(
             "group_count_out_of_range",
@@ -109,8 +109,8 @@ def draw_groups(pair_ids: Iterable[PairId], seed: Seed, group_count: int) -> tup
     most one and the first groups (A, B, …) hold the extra pairs. Within a group the pairs are in drawn
     order. Same-club pairs may land in one group (RULES.md §4: no club constraint).
     """
-    ids = _sorted_unique_ids(pair_ids)
-    _check_int(group_count, "group_count")
+    ids = sorted_unique_ids(pair_ids)
+    check_int(group_count, "group_count")
     maximum = len(ids) // MIN_GROUP_SIZE
     if not 1 <= group_count <= maximum:
         raise ScoringError(
@@ -188,7 +188,8 @@ def pair_id_key(pair: PairId) -> tuple[int, int | str]:
     raise ScoringError("pair_id_type", f"a pair id must be an int or a string, not {pair!r}", pair=repr(pair))
 
 
-def _sorted_unique_ids(pair_ids: Iterable[PairId]) -> list[PairId]:
+def sorted_unique_ids(pair_ids: Iterable[PairId]) -> list[PairId]:
+    """The pair ids in draw order (``pair_id_key``), refusing a pair listed twice (code ``duplicate_pair``)."""
     ids = list(pair_ids)
     seen: set[tuple[int, int | str]] = set()
     for pair in ids:
@@ -222,7 +223,8 @@ def _group_name(i: int) -> str:
     return name
 
 
-def _check_int(value: object, name: str) -> None:
+def check_int(value: object, name: str) -> None:
+    """Refuse anything but a whole number (booleans included) with code ``not_an_integer``."""
     if not isinstance(value, int) or isinstance(value, bool):
         raise ScoringError(
             "not_an_integer", f"{name} must be an integer, not {value!r}", **{name: repr(value)}

@@ -44,7 +44,7 @@ import math
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from scoring.draw import PairId, group_name_key, pair_id_key
+from scoring.draw import PairId, check_int, group_name_key, pair_id_key, sorted_unique_ids
 from scoring.errors import ScoringError
 
 # RULES.md §4 planned deals: groups of 2, 3 or 4 pairs play 16 deals, larger groups 12.
@@ -88,7 +88,7 @@ def planned_deals(group_size: int, *, cup_event: bool = True, chosen: int | None
     3-pair ones). ``chosen`` is the organiser's own count: any positive number, but at least 12 in a cup
     event (code ``too_few_deals``), as the rules allow the organiser to set the count with that minimum.
     """
-    _check_int(group_size, "group_size")
+    check_int(group_size, "group_size")
     if group_size < 2:
         raise ScoringError(
             "group_too_small",
@@ -97,7 +97,7 @@ def planned_deals(group_size: int, *, cup_event: bool = True, chosen: int | None
         )
     if chosen is None:
         return DEALS_SMALL_GROUP if group_size <= SMALL_GROUP_MAX_PAIRS else DEALS_LARGE_GROUP
-    _check_int(chosen, "chosen")
+    check_int(chosen, "chosen")
     minimum = CUP_MIN_DEALS if cup_event else 1
     if chosen < minimum:
         raise ScoringError(
@@ -124,7 +124,7 @@ def round_robin(
     exactly once. Within a round the matches are listed by their first pair, each match as (a, b) with
     a before b in id order (ints numerically, then strings).
     """
-    ids = sorted(_unique_ids(pair_ids), key=pair_id_key)
+    ids = sorted_unique_ids(pair_ids)
     if len(ids) < 2:
         raise ScoringError(
             "group_too_small",
@@ -473,21 +473,3 @@ def _clique_prefix_caps(size: int, q: int) -> tuple[int, ...]:
 def _divisors_below(q: int) -> list[int]:
     """Divisors of q smaller than q, ascending (the possible gaps 0, d of a normalised club, see _search)."""
     return [d for d in range(1, q) if q % d == 0]
-
-
-def _unique_ids(pair_ids: Iterable[PairId]) -> list[PairId]:
-    ids = list(pair_ids)
-    seen: set[tuple[int, int | str]] = set()
-    for pair in ids:
-        key = pair_id_key(pair)
-        if key in seen:
-            raise ScoringError("duplicate_pair", f"pair {pair} is listed twice", pair=pair)
-        seen.add(key)
-    return ids
-
-
-def _check_int(value: object, name: str) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ScoringError(
-            "not_an_integer", f"{name} must be an integer, not {value!r}", **{name: repr(value)}
-        )
