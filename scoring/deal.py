@@ -137,12 +137,12 @@ def score_deal(deal: Deal, up: Pair | None = None, rise: int = 0, *, entry: int 
     put on any :class:`ScoringError`.
     """
     game = _as_game(deal.game, entry)
-    up = None if up is None else _as_pair(up, "up", entry)
+    up = None if up is None else as_pair(up, "up", entry)
     caller = deal.caller
     if game is Game.RAMI:
         if caller is None:
             raise ScoringError("caller_missing", "a rami needs the caller's pair (A or B)", deal=entry)
-        caller = _as_pair(caller, "caller", entry)
+        caller = as_pair(caller, "caller", entry)
     elif caller is not None:
         # Decision (ours): a nolo has no caller. RULES.md §1: the ramaaja is the first player who shows
         # red, and a nolo means nobody did, so a caller on a nolo is a recording mistake and refused.
@@ -212,7 +212,8 @@ def _as_game(value: object, entry: int | None) -> Game:
         ) from None
 
 
-def _as_pair(value: object, field: str, entry: int | None) -> Pair:
+def as_pair(value: object, field: str, entry: int | None) -> Pair:
+    """``value`` as pair A or B, or code ``pair_invalid`` naming the field and the entry."""
     try:
         return Pair(value)
     except ValueError:

@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from scoring.deal import TUPPI, ByPair, Deal, DealResult, Game, Pair, pair_of_seat, score_deal
+from scoring.deal import TUPPI, ByPair, Deal, DealResult, Game, Pair, as_pair, pair_of_seat, score_deal
 from scoring.errors import ScoringError
 
 __all__ = [
@@ -353,19 +353,6 @@ def after_end_error(state: MatchState, number: int) -> ScoringError:
     )
 
 
-def _as_pair(value: object, field: str, number: int | None) -> Pair:
-    try:
-        return Pair(value)
-    except ValueError:
-        raise ScoringError(
-            "pair_invalid",
-            f"{field} must be pair 'A' or 'B', not {value!r}",
-            deal=number,
-            field=field,
-            value=value,
-        ) from None
-
-
 def _step(state: MatchState, entry: Entry) -> tuple[MatchState, Line]:
     number = state.entries + 1
     if state.finished:
@@ -379,7 +366,7 @@ def _step(state: MatchState, entry: Entry) -> tuple[MatchState, Line]:
         new, scored, ended = _win(base, result.winner, result.points, number, deal_no)
         line_points, winner = result.points, result.winner
     elif isinstance(entry, PointsPenalty):
-        to = _as_pair(entry.to, "to", number)
+        to = as_pair(entry.to, "to", number)
         points = entry.points
         # Decision (ours): penalty points are a positive multiple of 4 (28 by default, RULES.md §3), so
         # every rise stays on the game's 4-point scale and a mistyped value is refused.
@@ -398,10 +385,10 @@ def _step(state: MatchState, entry: Entry) -> tuple[MatchState, Line]:
     elif isinstance(entry, TuppiPenalty | Forfeit):
         if isinstance(entry, TuppiPenalty):
             # RULES.md §3, signalling (rule 5.2): the offending pair is put in the tuppi; ``to`` wins 5–0.
-            winner, why = _as_pair(entry.to, "to", number), EndedBy.TUPPI_PENALTY
+            winner, why = as_pair(entry.to, "to", number), EndedBy.TUPPI_PENALTY
         else:
             # RULES.md §3 Decision (forfeit): the opponents win by tuppi 5–0, totals as they stood.
-            winner, why = _as_pair(entry.pair, "forfeit", number).other, EndedBy.FORFEIT
+            winner, why = as_pair(entry.pair, "forfeit", number).other, EndedBy.FORFEIT
         deal_no, result, line_points, scored = None, None, None, 0
         rises, ended = _close_open(state.rises, RiseEnd.END)
         new = _finish(replace(state, entries=number, rises=rises), winner, True, why, number, None)
@@ -553,8 +540,8 @@ def paper_result(
             deals_played=deals_played,
         )
     totals = ByPair(total_a, total_b)
-    tuppi_pair = None if tuppi is None else _as_pair(tuppi, "tuppi", None)
-    decider = None if deciding_winner is None else _as_pair(deciding_winner, "deciding_winner", None)
+    tuppi_pair = None if tuppi is None else as_pair(tuppi, "tuppi", None)
+    decider = None if deciding_winner is None else as_pair(deciding_winner, "deciding_winner", None)
     if tuppi_pair is not None:
         if decider is not None and decider is not tuppi_pair:
             raise ScoringError(
