@@ -8,6 +8,8 @@ import os
 
 import pytest
 
+from tests.clock import Clock
+
 # Playwright runs an event loop in the test thread; the ORM refuses that unless told it is safe here.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -26,6 +28,18 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": {"width": 390, "height": 844}, "locale": "en-US"}
+
+
+@pytest.fixture(autouse=True)
+def clock(request, monkeypatch):
+    """Every test runs on a fixed date (``tests/clock.py``), whatever day the suite runs on; a test moves
+    it with ``clock.set(...)`` or ``@pytest.mark.clock_at("2027-03-01 10:00")``."""
+    from django.utils import timezone
+
+    marker = request.node.get_closest_marker("clock_at")
+    fixed = Clock(marker.args[0]) if marker else Clock()
+    monkeypatch.setattr(timezone, "now", fixed.now)
+    return fixed
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ that opens the match's scoresheet, and who may print what."""
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import tempfile
 from io import StringIO
@@ -19,6 +20,14 @@ from pypdf import PdfReader
 from tests.web.builders import add_pairs
 from tournaments import services
 from tournaments.models import Event, Match
+
+
+# Printouts carry dates ("1.12.2026 · …"): every test here runs on the 1st, the 10th and the 31st of a
+# month, so nothing may find a place, a round or a page by a prefix that a date can share.
+@pytest.fixture(autouse=True, params=["2026-12-01 09:00", "2027-03-10 12:00", "2026-12-31 18:00"])
+def on_day(request, clock):
+    clock.set(request.param)
+    return request.param
 
 
 def text_of(pdf: bytes) -> str:
@@ -132,18 +141,34 @@ def weekend(db):
     return Event.objects.get(slug=out.getvalue().split()[-1])
 
 
-def test_results_list_and_tables(client, weekend):
+def results_rows(text: str) -> list[list[str]]:
+    """The results table of the results list, a list of cells per row: the lines after the table's
+    header ("Sija  Pelaajat  Kerho  Cup-pisteet / pelaaja") that open with a place ("1.", "17."), cut into
+    the place and the other columns (at two or more spaces)."""
+    lines = text.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.split()[:2] == ["Sija", "Pelaajat"])
+    rows = []
+    for line in lines[header + 1 :]:
+        found = re.match(r"\s*(\d+\.)\s+(\S.*)$", line)
+        if found:
+            rows.append([found[1], *re.split(r"\s{2,}", found[2].strip())])
+    return rows
+
+
+def test_results_list_and_tables(client, weekend, on_day):
     from tournaments.sunday import final_places
 
     places = final_places(weekend)
     text = text_of(client.get(reverse("results_pdf", args=[weekend.slug])).content)
+    assert weekend.starts_on.strftime("%-d.%-m.%Y") in text  # the date line is there, above the table
+    rows = results_rows(text)
+    assert [row[0] for row in rows] == [f"{place}." for place, _pair in places]
     first = weekend.pairs.get(pk=places[0][1])
-    assert "tulosluettelo" in text and first.full_name in text and first.club.name in text
+    assert "tulosluettelo" in text
+    assert rows[0][1:3] == [first.full_name, first.club.name]
     # RULES.md §8: 1st place 25 cup points, 16th 1, the 17th none
-    line_1 = next(line for line in text.splitlines() if line.strip().startswith("1."))
-    assert line_1.rstrip().endswith("25")
-    line_16 = next(line for line in text.splitlines() if line.strip().startswith("16."))
-    assert line_16.rstrip().endswith(" 1")
+    assert rows[0][-1] == "25" and rows[15][0] == "16." and rows[15][-1] == "1"
+    assert len(rows[16]) == 3  # place, players, club: no points column value
     tables = text_of(client.get(reverse("group_tables_pdf", args=[weekend.slug])).content)
     assert "Lohko A" in tables and "Lohko 1" in tables and "Ratkaisi" in tables
     bracket = text_of(client.get(reverse("bracket_pdf", args=[weekend.slug])).content)
