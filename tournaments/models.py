@@ -70,6 +70,9 @@ class Season(models.Model):
     start = models.DateField(_("alkaa"), unique=True)
     # Cup settings (RULES.md §8): how many events count for each player; null = all (Decision).
     best_n = models.PositiveSmallIntegerField(_("parhaat N kisaa"), null=True, blank=True)
+    # Bumped with every change of the season's cup settings or counted events (``cup`` signals): with the
+    # counted events' results versions it keys the season's cached cup.
+    cup_version = models.PositiveBigIntegerField(default=1, editable=False)
 
     class Meta:
         ordering = ["-start"]
@@ -182,6 +185,10 @@ class Event(models.Model):
     )
     finished_at = models.DateTimeField(_("päättynyt"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The results version: bumped (``tournaments.versions.bump``) in the same transaction as every change
+    # that can alter anything derived from the event's facts. The read model's snapshot, every cached
+    # page fragment and every ETag are keyed on it, so nothing derived is ever served stale.
+    results_version = models.PositiveBigIntegerField(default=1, editable=False)
 
     class Meta:
         ordering = ["-starts_on", "name"]
