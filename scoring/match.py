@@ -11,6 +11,7 @@ Public API::
     apply(state, entry) -> MatchState                       # one scoresheet entry
     fold(entries, deals_planned, *, overwhelming=None) -> MatchState
     lines(entries, deals_planned, *, overwhelming=None) -> tuple[Line, ...]
+    sheet(entries, deals_planned, *, overwhelming=None) -> (tuple[Line, ...], MatchState)  # one fold
     overwhelming_threshold(deals_planned) -> int
     is_overwhelming(winner_total, loser_total, deals_planned, rule=None) -> bool
     match_points(winner, totals, deals_planned, *, tuppi, rule=None) -> ByPair
@@ -28,7 +29,7 @@ number on the scoresheet (penalties included).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from scoring.deal import TUPPI, ByPair, Deal, DealResult, Game, Pair, as_pair, pair_of_seat, score_deal
@@ -68,6 +69,7 @@ __all__ = [
     "paper_result",
     "parse_match",
     "run_cli",
+    "sheet",
     "start",
 ]
 
@@ -316,25 +318,30 @@ def start(deals_planned: int, *, overwhelming: object = None) -> MatchState:
 
 def apply(state: MatchState, entry: Entry) -> MatchState:
     """Fold one scoresheet entry into the state (RULES.md §2–3)."""
-    return _step(state, entry)[0]
+    acc = _Fold.of(state)
+    acc.step(entry)
+    return acc.freeze()
 
 
 def fold(entries: Iterable[Entry], deals_planned: int, *, overwhelming: object = None) -> MatchState:
     """Fold a whole scoresheet into the match state (RULES.md §2–3); raises on the first invalid entry."""
-    state = start(deals_planned, overwhelming=overwhelming)
+    acc = _Fold.of(start(deals_planned, overwhelming=overwhelming))
     for entry in entries:
-        state = _step(state, entry)[0]
-    return state
+        acc.step(entry)
+    return acc.freeze()
 
 
 def lines(entries: Iterable[Entry], deals_planned: int, *, overwhelming: object = None) -> tuple[Line, ...]:
     """The scoresheet line after each entry (RULES.md §2–3); the last line's state is :func:`fold`'s."""
-    state = start(deals_planned, overwhelming=overwhelming)
-    out = []
-    for entry in entries:
-        state, line = _step(state, entry)
-        out.append(line)
-    return tuple(out)
+    return sheet(entries, deals_planned, overwhelming=overwhelming)[0]
+
+
+def sheet(
+    entries: Iterable[Entry], deals_planned: int, *, overwhelming: object = None
+) -> tuple[tuple[Line, ...], MatchState]:
+    """A scoresheet's lines and its final state from one fold (what a page of the sheet shows)."""
+    acc = _Fold.of(start(deals_planned, overwhelming=overwhelming))
+    return tuple(acc.line(entry) for entry in entries), acc.freeze()
 
 
 def after_end_error(state: MatchState, number: int) -> ScoringError:
@@ -353,143 +360,167 @@ def after_end_error(state: MatchState, number: int) -> ScoringError:
     )
 
 
-def _step(state: MatchState, entry: Entry) -> tuple[MatchState, Line]:
-    number = state.entries + 1
-    if state.finished:
-        # RULES.md §9: entries after the match has finished are an error.
-        raise after_end_error(state, number)
+class _Fold:
+    """The fold's working state: :class:`MatchState`'s fields, mutable, so that one entry costs a few
+    assignments instead of several frozen copies (a 128-pair event folds about 6,000 lines per
+    snapshot). It never escapes this module: :meth:`freeze` gives the immutable state. An entry that is
+    refused raises before anything is changed."""
 
-    if isinstance(entry, Deal):
-        result = score_deal(entry, state.up, state.rise, entry=number)
-        deal_no = state.deals_played + 1
-        base = replace(state, entries=number, deals_played=deal_no)
-        new, scored, ended = _win(base, result.winner, result.points, number, deal_no)
-        line_points, winner = result.points, result.winner
-    elif isinstance(entry, PointsPenalty):
-        to = as_pair(entry.to, "to", number)
-        points = entry.points
-        # Decision (ours): penalty points are a positive multiple of 4 (28 by default, RULES.md §3), so
-        # every rise stays on the game's 4-point scale and a mistyped value is refused.
-        if isinstance(points, bool) or not isinstance(points, int) or points < 4 or points % 4:
-            raise ScoringError(
-                "penalty_points_invalid",
-                f"penalty points must be a positive multiple of 4 (normally 28), not {points!r}",
-                deal=number,
-                points=points,
-            )
-        deal_no, result = None, None
-        # RULES.md §3: "exactly a deal won by the opponents for 28 points under §2, applied as such";
-        # it uses no deal number, so it never counts towards the N planned deals.
-        new, scored, ended = _win(replace(state, entries=number), to, points, number, None)
-        line_points, winner = points, to
-    elif isinstance(entry, TuppiPenalty | Forfeit):
-        if isinstance(entry, TuppiPenalty):
-            # RULES.md §3, signalling (rule 5.2): the offending pair is put in the tuppi; ``to`` wins 5–0.
-            winner, why = as_pair(entry.to, "to", number), EndedBy.TUPPI_PENALTY
-        else:
-            # RULES.md §3 Decision (forfeit): the opponents win by tuppi 5–0, totals as they stood.
-            winner, why = as_pair(entry.pair, "forfeit", number).other, EndedBy.FORFEIT
-        deal_no, result, line_points, scored = None, None, None, 0
-        rises, ended = _close_open(state.rises, RiseEnd.END)
-        new = _finish(replace(state, entries=number, rises=rises), winner, True, why, number, None)
-    else:
+    __slots__ = (
+        "n", "overwhelming", "entries", "deals_played", "up", "rise", "ta", "tb", "rises", "awaiting",
+        "finished", "winner", "tuppi", "match_points", "deciding_deal", "ended_by", "ended_at_entry",
+        "ended_at_deal",
+    )
+
+    @classmethod
+    def of(cls, state: MatchState) -> _Fold:
+        acc = cls()
+        acc.n, acc.overwhelming = state.deals_planned, state.overwhelming
+        acc.entries, acc.deals_played = state.entries, state.deals_played
+        acc.up, acc.rise, acc.ta, acc.tb = state.up, state.rise, state.totals.a, state.totals.b
+        acc.rises = [[r.pair, r.points, r.ended] for r in state.rises]  # pair, value reached, how it ended
+        acc.awaiting, acc.finished, acc.winner, acc.tuppi = (
+            state.awaiting_deciding_deal, state.finished, state.winner, state.tuppi,
+        )
+        acc.match_points, acc.deciding_deal, acc.ended_by = state.match_points, state.deciding_deal, state.ended_by
+        acc.ended_at_entry, acc.ended_at_deal = state.ended_at_entry, state.ended_at_deal
+        return acc
+
+    def freeze(self) -> MatchState:
+        return MatchState(
+            deals_planned=self.n,
+            overwhelming=self.overwhelming,
+            entries=self.entries,
+            deals_played=self.deals_played,
+            up=self.up,
+            rise=self.rise,
+            totals=ByPair(self.ta, self.tb),
+            rises=tuple(Rise(pair, points, ended) for pair, points, ended in self.rises),
+            awaiting_deciding_deal=self.awaiting,
+            finished=self.finished,
+            winner=self.winner,
+            tuppi=self.tuppi,
+            match_points=self.match_points,
+            deciding_deal=self.deciding_deal,
+            ended_by=self.ended_by,
+            ended_at_entry=self.ended_at_entry,
+            ended_at_deal=self.ended_at_deal,
+        )
+
+    def line(self, entry: Entry) -> Line:
+        number, deal_no, result, points, winner, scored, ended = self.step(entry)
+        return Line(
+            number=number, deal=deal_no, entry=entry, result=result, points=points, winner=winner,
+            scored=scored, up=self.up, rise=self.rise, totals=ByPair(self.ta, self.tb), ended=ended,
+            finished=self.finished,
+        )
+
+    def step(self, entry: Entry):
+        """Fold one entry (RULES.md §2–3); returns what its scoresheet line shows besides the state."""
+        number = self.entries + 1
+        if self.finished:
+            # RULES.md §9: entries after the match has finished are an error.
+            raise after_end_error(self, number)  # type: ignore[arg-type]  (the same ended_* fields)
+
+        if isinstance(entry, Deal):
+            result = score_deal(entry, self.up, self.rise, entry=number)
+            deal_no = self.deals_played + 1
+            self.entries, self.deals_played = number, deal_no
+            scored, ended = self._win(result.winner, result.points, number, deal_no)
+            return number, deal_no, result, result.points, result.winner, scored, ended
+        if isinstance(entry, PointsPenalty):
+            to = as_pair(entry.to, "to", number)
+            points = entry.points
+            # Decision (ours): penalty points are a positive multiple of 4 (28 by default, RULES.md §3), so
+            # every rise stays on the game's 4-point scale and a mistyped value is refused.
+            if isinstance(points, bool) or not isinstance(points, int) or points < 4 or points % 4:
+                raise ScoringError(
+                    "penalty_points_invalid",
+                    f"penalty points must be a positive multiple of 4 (normally 28), not {points!r}",
+                    deal=number,
+                    points=points,
+                )
+            # RULES.md §3: "exactly a deal won by the opponents for 28 points under §2, applied as such";
+            # it uses no deal number, so it never counts towards the N planned deals.
+            self.entries = number
+            scored, ended = self._win(to, points, number, None)
+            return number, None, None, points, to, scored, ended
+        if isinstance(entry, TuppiPenalty | Forfeit):
+            if isinstance(entry, TuppiPenalty):
+                # RULES.md §3, signalling (rule 5.2): the offending pair is put in the tuppi; ``to`` wins 5–0.
+                winner, why = as_pair(entry.to, "to", number), EndedBy.TUPPI_PENALTY
+            else:
+                # RULES.md §3 Decision (forfeit): the opponents win by tuppi 5–0, totals as they stood.
+                winner, why = as_pair(entry.pair, "forfeit", number).other, EndedBy.FORFEIT
+            self.entries = number
+            ended = self._close_open(RiseEnd.END)
+            self._finish(winner, True, why, number, None)
+            return number, None, None, None, winner, 0, ended
         raise ScoringError(
             "entry_kind_unknown",
             f"unknown scoresheet entry {entry!r}: a deal, a penalty or a forfeit",
             deal=number,
         )
 
-    line = Line(
-        number=number,
-        deal=deal_no,
-        entry=entry,
-        result=result,
-        points=line_points,
-        winner=winner,
-        scored=scored,
-        up=new.up,
-        rise=new.rise,
-        totals=new.totals,
-        ended=ended,
-        finished=new.finished,
-    )
-    return new, line
+    def _close_open(self, how: RiseEnd) -> RiseEnd | None:
+        if self.rises and self.rises[-1][2] is RiseEnd.OPEN:
+            self.rises[-1][2] = how
+            return how
+        return None
 
-
-def _close_open(rises: tuple[Rise, ...], how: RiseEnd) -> tuple[tuple[Rise, ...], RiseEnd | None]:
-    if rises and rises[-1].ended is RiseEnd.OPEN:
-        return rises[:-1] + (replace(rises[-1], ended=how),), how
-    return rises, None
-
-
-def _win(
-    state: MatchState, winner: Pair, points: int, number: int, deal_no: int | None
-) -> tuple[MatchState, int, RiseEnd | None]:
-    """Pair ``winner`` wins a deal (or a points penalty) for ``points``: RULES.md §2 then §3's end rules."""
-    deciding = state.awaiting_deciding_deal
-    if state.up is None:
-        # RULES.md §2: table, deal won by X for p: X is up with p.
-        up, rise, scored = winner, points, points
-        rises = state.rises + (Rise(winner, points, RiseEnd.OPEN),)
+    def _win(self, winner: Pair, points: int, number: int, deal_no: int | None) -> tuple[int, RiseEnd | None]:
+        """Pair ``winner`` wins a deal (or a points penalty) for ``points``: RULES.md §2 then §3's end rules."""
+        deciding = self.awaiting
         ended = None
-    elif state.up is winner:
-        # RULES.md §2: X up with r, deal won by X for p: X is up with r + p.
-        up, rise, scored = winner, state.rise + points, points
-        rises = state.rises[:-1] + (Rise(winner, rise, RiseEnd.OPEN),)
-        ended = None
-    else:
-        # RULES.md §2: X up with r, deal won by Y: Y scores nothing, X falls at r, table.
-        up, rise, scored = None, 0, 0
-        rises, ended = _close_open(state.rises, RiseEnd.FALL)
-    state = replace(
-        state,
-        up=up,
-        rise=rise,
-        rises=rises,
-        totals=state.totals.add(winner, scored),
-        awaiting_deciding_deal=False,
-    )
+        if self.up is None:
+            # RULES.md §2: table, deal won by X for p: X is up with p.
+            self.up, self.rise, scored = winner, points, points
+            self.rises.append([winner, points, RiseEnd.OPEN])
+        elif self.up is winner:
+            # RULES.md §2: X up with r, deal won by X for p: X is up with r + p.
+            self.rise += points
+            scored = points
+            self.rises[-1][1] = self.rise
+        else:
+            # RULES.md §2: X up with r, deal won by Y: Y scores nothing, X falls at r, table.
+            self.up, self.rise, scored = None, 0, 0
+            ended = self._close_open(RiseEnd.FALL)
+        if winner is Pair.A:
+            self.ta += scored
+        else:
+            self.tb += scored
+        self.awaiting = False
 
-    if up is not None and rise >= TUPPI:
-        # RULES.md §2-3: a rise of 52 or more is tuppi; the match ends at once, 5–0. Decision (ours):
-        # this holds for the deciding deal too, so a nälsytuppi (56) as the deciding deal is a tuppi.
-        rises, ended = _close_open(state.rises, RiseEnd.TUPPI)
-        state = replace(state, rises=rises, deciding_deal=deciding)
-        return _finish(state, up, True, EndedBy.TUPPI, number, deal_no), scored, ended
-    if deciding:
-        # RULES.md §3: equal totals, one more deal decides; its winner wins; the rise it starts is not
-        # played on. Decision (RULES.md §3): its points are added to the winner's total (done above).
-        # Decision (ours): a points penalty here is "applied as a deal won" and so decides the match too.
-        rises, ended = _close_open(state.rises, RiseEnd.END)
-        state = replace(state, rises=rises, deciding_deal=True)
-        return _finish(state, winner, False, EndedBy.DECIDING_DEAL, number, deal_no), scored, ended
-    if state.deals_played >= state.deals_planned and state.up is None:
-        # RULES.md §3: after N deals a running rise is played to its end; at the table the higher rise
-        # total wins, and equal totals (necessarily at the table) call for one deciding deal.
-        a, b = state.totals.a, state.totals.b
-        if a == b:
-            return replace(state, awaiting_deciding_deal=True), scored, ended
-        leader = Pair.A if a > b else Pair.B
-        return _finish(state, leader, False, EndedBy.POINTS, number, deal_no), scored, ended
-    return state, scored, ended
+        if self.up is not None and self.rise >= TUPPI:
+            # RULES.md §2-3: a rise of 52 or more is tuppi; the match ends at once, 5–0. Decision (ours):
+            # this holds for the deciding deal too, so a nälsytuppi (56) as the deciding deal is a tuppi.
+            ended = self._close_open(RiseEnd.TUPPI)
+            self.deciding_deal = deciding
+            self._finish(self.up, True, EndedBy.TUPPI, number, deal_no)
+            return scored, ended
+        if deciding:
+            # RULES.md §3: equal totals, one more deal decides; its winner wins; the rise it starts is not
+            # played on. Decision (RULES.md §3): its points are added to the winner's total (done above).
+            # Decision (ours): a points penalty here is "applied as a deal won" and so decides the match too.
+            ended = self._close_open(RiseEnd.END)
+            self.deciding_deal = True
+            self._finish(winner, False, EndedBy.DECIDING_DEAL, number, deal_no)
+            return scored, ended
+        if self.deals_played >= self.n and self.up is None:
+            # RULES.md §3: after N deals a running rise is played to its end; at the table the higher rise
+            # total wins, and equal totals (necessarily at the table) call for one deciding deal.
+            if self.ta == self.tb:
+                self.awaiting = True
+                return scored, ended
+            self._finish(Pair.A if self.ta > self.tb else Pair.B, False, EndedBy.POINTS, number, deal_no)
+        return scored, ended
 
-
-def _finish(
-    state: MatchState, winner: Pair, tuppi: bool, why: EndedBy, number: int, deal_no: int | None
-) -> MatchState:
-    return replace(
-        state,
-        finished=True,
-        awaiting_deciding_deal=False,
-        winner=winner,
-        tuppi=tuppi,
-        match_points=match_points(
-            winner, state.totals, state.deals_planned, tuppi=tuppi, rule=state.overwhelming
-        ),
-        ended_by=why,
-        ended_at_entry=number,
-        ended_at_deal=deal_no,
-    )
+    def _finish(self, winner: Pair, tuppi: bool, why: EndedBy, number: int, deal_no: int | None) -> None:
+        self.finished, self.awaiting, self.winner, self.tuppi = True, False, winner, tuppi
+        self.match_points = match_points(
+            winner, ByPair(self.ta, self.tb), self.n, tuppi=tuppi, rule=self.overwhelming
+        )
+        self.ended_by, self.ended_at_entry, self.ended_at_deal = why, number, deal_no
 
 
 # --- paper scoresheet entry --------------------------------------------------------------------------
