@@ -14,7 +14,6 @@ black-and-white print still tells them apart. A legend under each ranking says s
 from __future__ import annotations
 
 from decimal import Decimal
-from io import BytesIO
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -26,6 +25,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from cup import services
 from cup.models import CupEvent
 from scoring.cup import place_points
+from tournaments import workbooks
 from tournaments.models import Event, Pair
 from tournaments.results import stage_tables
 from tournaments.views.common import pair_members_prefetch
@@ -41,9 +41,8 @@ EVENT_COLUMN_WIDTH = 15
 
 
 def to_bytes(workbook: Workbook) -> bytes:
-    out = BytesIO()
-    workbook.save(out)
-    return out.getvalue()
+    """The .xlsx file, every text cell stored as text, never as a formula (``tournaments.workbooks``)."""
+    return workbooks.to_bytes(workbook)
 
 
 def number(points: Decimal) -> int | float:

@@ -3,6 +3,7 @@
 from django.contrib import admin
 
 from teams import models
+from tournaments.admin import NamesAreTextMixin
 
 
 class TeamPairInline(admin.TabularInline):
@@ -12,7 +13,8 @@ class TeamPairInline(admin.TabularInline):
 
 
 @admin.register(models.Team)
-class TeamAdmin(admin.ModelAdmin):
+class TeamAdmin(NamesAreTextMixin, admin.ModelAdmin):
+    name_fields = ("name", "leader_name")
     list_display = ["name", "event", "club", "leader_name", "substitute"]
     list_filter = ["event"]
     search_fields = ["name", "leader_name"]

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from teams.models import TeamPair
 from teams.services import NewPair
 from tournaments.models import Club, Pair, PairMember, Player
+from tournaments.validators import reject_formula
 
 
 def player_choices() -> list:
@@ -33,9 +34,9 @@ def free_pairs(event):
 
 
 class TeamForm(forms.Form):
-    name = forms.CharField(label=_("Joukkueen nimi"), max_length=80)
+    name = forms.CharField(label=_("Joukkueen nimi"), max_length=80, validators=[reject_formula])
     club = forms.ModelChoiceField(label=_("Kerho"), queryset=Club.objects.all())
-    leader_name = forms.CharField(label=_("Joukkueenjohtaja"), max_length=100)
+    leader_name = forms.CharField(label=_("Joukkueenjohtaja"), max_length=100, validators=[reject_formula])
     substitute = forms.TypedChoiceField(
         label=_("Varamies (jos on)"), coerce=int, required=False, empty_value=None
     )
@@ -174,6 +175,22 @@ class OrderForm(forms.Form):
             if pk
             else None
         )
+
+
+class SubstituteForm(forms.Form):
+    """Naming a team's substitute: ``player`` is the id of a player found by the search. Anything else
+    (not a number, no such player) is a form error, never a server error."""
+
+    player = forms.ModelChoiceField(
+        queryset=Player.objects.all(),
+        error_messages={
+            "required": _("Valitse varamies hakutuloksista."),
+            "invalid_choice": _("Pelaajaa ei löydy: hae ja valitse varamies uudelleen."),
+        },
+    )
+
+    def error_text(self) -> str:
+        return " ".join(str(message) for errors in self.errors.values() for message in errors)
 
 
 class DrawForm(forms.Form):

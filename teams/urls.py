@@ -3,6 +3,7 @@
 from django.urls import path
 
 from teams.views import leader, public
+from tuppiliitto.http import private_link
 
 app_name = "teams"
 
@@ -12,5 +13,5 @@ urlpatterns = [
     path("joukkuekisa/<slug:slug>/ottelut/<int:match_id>/", public.match, name="match"),
     path("joukkuekisa/<slug:slug>/lopputulokset/", public.final_places, name="final_places"),
     path("joukkuekisa/<slug:slug>/kaavio.pdf", public.bracket_pdf, name="bracket_pdf"),
-    path("joukkue/<str:token>/", leader.leader, name="leader"),
+    path("joukkue/<str:token>/", private_link(leader.leader), name="leader"),
 ]

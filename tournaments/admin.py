@@ -3,16 +3,31 @@
 from django.contrib import admin
 
 from tournaments import models
+from tournaments.validators import reject_formula
+
+
+class NamesAreTextMixin:
+    """Refuse names a spreadsheet would read as a formula (the workbooks write them as text anyway)."""
+
+    name_fields: tuple[str, ...] = ()
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if field is not None and db_field.name in self.name_fields:
+            field.validators = [*field.validators, reject_formula]
+        return field
 
 
 @admin.register(models.Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(NamesAreTextMixin, admin.ModelAdmin):
+    name_fields = ("name", "short_name")
     list_display = ["name", "short_name", "town"]
     search_fields = ["name", "short_name", "town"]
 
 
 @admin.register(models.Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(NamesAreTextMixin, admin.ModelAdmin):
+    name_fields = ("first_name", "last_name")
     list_display = ["last_name", "first_name", "member_number", "club"]
     list_filter = ["club"]
     search_fields = ["last_name", "first_name", "member_number"]
@@ -53,7 +68,8 @@ class PairAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(NamesAreTextMixin, admin.ModelAdmin):
+    name_fields = ("name",)
     list_display = ["name", "starts_on", "kind", "format", "organising_club"]
     list_filter = ["season", "kind"]
     search_fields = ["name", "slug", "venue"]

@@ -3,6 +3,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Event, Pair, unique_event_slug
+from tournaments.validators import reject_formula
 
 
 class LoginForm(AuthenticationForm):
@@ -41,6 +42,7 @@ class EventForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["slug"].required = False
+        self.fields["name"].validators.append(reject_formula)
 
     def clean(self):
         data = super().clean()
@@ -59,6 +61,8 @@ class EventForm(forms.ModelForm):
                     self.add_error(field, _("Cupin kisoissa pelataan vähintään 12 jakoa."))
         if not data.get("slug") and data.get("name"):
             data["slug"] = unique_event_slug(data["name"], exclude_pk=self.instance.pk)
+        elif not data.get("slug") and self.instance.pk:
+            data["slug"] = self.instance.slug  # no name to make one from: an edit keeps its address
         return data
 
 

@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Club, Player
+from tournaments.validators import reject_formula
 
 
 class PlayerPickForm(forms.Form):
@@ -20,8 +21,12 @@ class PlayerPickForm(forms.Form):
 
     q = forms.CharField(label=_("Hae nimellä tai jäsennumerolla"), required=False, max_length=100)
     player = forms.ModelChoiceField(queryset=Player.objects.select_related("club"), required=False)
-    first_name = forms.CharField(label=_("Etunimi"), required=False, max_length=60)
-    last_name = forms.CharField(label=_("Sukunimi"), required=False, max_length=60)
+    first_name = forms.CharField(
+        label=_("Etunimi"), required=False, max_length=60, validators=[reject_formula]
+    )
+    last_name = forms.CharField(
+        label=_("Sukunimi"), required=False, max_length=60, validators=[reject_formula]
+    )
     member_number = forms.CharField(label=_("Jäsennumero (jos on)"), required=False, max_length=20)
     namesake_ok = forms.BooleanField(
         label=_("Eri henkilö kuin rekisterin samanniminen pelaaja"), required=False

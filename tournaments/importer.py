@@ -22,6 +22,7 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from xml.etree.ElementTree import ParseError
+from xml.parsers import expat
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -29,9 +30,19 @@ from django.utils.translation import gettext as _
 
 from tournaments import services
 from tournaments.models import Club, Event, PairMember, Player
+from tournaments.workbooks import looks_like_formula
 
 MAX_BYTES = 2 * 1024 * 1024
 MAX_ROWS = 500
+# An .xlsx is a ZIP of XML files: 2 MB of upload can inflate to gigabytes (a decompression bomb). A
+# 500-row entry list is well under 1 MB of XML in some 20 files, some 5,000 cells and as many shared
+# strings; these limits are ten times that and are checked before openpyxl sees the file.
+XLSX_MAX_MEMBERS = 100
+XLSX_MAX_UNCOMPRESSED = 10 * 1024 * 1024  # all members together, as the ZIP declares them
+XLSX_MAX_ELEMENTS = 200_000  # XML elements in all the XML members together
+XLSX_MAX_CELLS = 50_000
+XLSX_MAX_SHARED_STRINGS = 50_000
+XLSX_MAX_COLUMNS = 60  # columns read from each row; the entry list uses seven
 NAME_MAX = Player._meta.get_field("first_name").max_length
 MEMBER_NUMBER_MAX = Player._meta.get_field("member_number").max_length
 
@@ -127,13 +138,15 @@ def _xlsx_table(data: bytes) -> list[list[str]]:
         TypeError,
     )
     try:
+        _check_xlsx_size(data)
         workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
         try:
             table = []
-            for row in workbook.worksheets[0].iter_rows(values_only=True):
+            rows = workbook.worksheets[0].iter_rows(
+                max_row=MAX_ROWS + 50, max_col=XLSX_MAX_COLUMNS, values_only=True
+            )
+            for row in rows:
                 table.append([_cell_text(v) for v in row])
-                if len(table) > MAX_ROWS + 50:
-                    break
             return table
         finally:
             workbook.close()
@@ -141,6 +154,65 @@ def _xlsx_table(data: bytes) -> list[list[str]]:
         raise ImportFileError(
             _("Tiedostoa ei voi lukea: se ei ole kelvollinen Excel-tiedosto (.xlsx).")
         ) from exc
+
+
+def _check_xlsx_size(data: bytes) -> None:
+    """Refuse a workbook too big for an entry list before it is parsed (a decompression bomb).
+
+    The ZIP's declared sizes are checked first; zipfile never inflates a member past its declared size
+    (a member that lies about it fails its CRC check), so they bound what is read. Then every XML member
+    is streamed once through expat, counting elements, cells and shared strings without building a
+    tree; a document type or entity declaration (the "billion laughs") is refused outright.
+    """
+    unreadable = _("Tiedostoa ei voi lukea: se ei ole kelvollinen Excel-tiedosto (.xlsx).")
+    too_big = _("Tiedosto on purettuna liian suuri ilmoittautumislistaksi (yli %(max)d Mt).") % {
+        "max": XLSX_MAX_UNCOMPRESSED // (1024 * 1024)
+    }
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        members = archive.infolist()
+        if len(members) > XLSX_MAX_MEMBERS:
+            raise ImportFileError(too_big)
+        if sum(member.file_size for member in members) > XLSX_MAX_UNCOMPRESSED:
+            raise ImportFileError(too_big)
+        counts = {"elements": 0, "c": 0, "si": 0}
+
+        def start(name, _attributes):
+            counts["elements"] += 1
+            local = name.rsplit("}", 1)[-1]
+            if local in counts:
+                counts[local] += 1
+
+        def refuse(*_args):
+            raise ImportFileError(unreadable)
+
+        for member in members:
+            if not member.filename.endswith((".xml", ".rels")):
+                continue
+            parser = expat.ParserCreate(namespace_separator="}")
+            parser.StartElementHandler = start
+            parser.StartDoctypeDeclHandler = refuse
+            parser.EntityDeclHandler = refuse
+            try:
+                with archive.open(member) as stream:
+                    while chunk := stream.read(64 * 1024):
+                        parser.Parse(chunk, False)
+                        if counts["elements"] > XLSX_MAX_ELEMENTS or counts["c"] > XLSX_MAX_CELLS:
+                            raise ImportFileError(
+                                _("Tiedostossa on liikaa soluja ilmoittautumislistaksi (yli %(max)s).")
+                                % {"max": _thousands(XLSX_MAX_CELLS)}
+                            )
+                        if counts["si"] > XLSX_MAX_SHARED_STRINGS:
+                            raise ImportFileError(
+                                _("Tiedostossa on liikaa tekstejä ilmoittautumislistaksi (yli %(max)s).")
+                                % {"max": _thousands(XLSX_MAX_SHARED_STRINGS)}
+                            )
+                    parser.Parse(b"", True)
+            except expat.ExpatError as exc:
+                raise ImportFileError(unreadable) from exc
+
+
+def _thousands(number: int) -> str:
+    return f"{number:,}".replace(",", "\N{NO-BREAK SPACE}")
 
 
 def _csv_table(data: bytes) -> list[list[str]]:
@@ -236,6 +308,10 @@ def check_rows(event: Event, rows: list[tuple[int, dict[str, str]]]) -> list[Row
         club_text = raw.get(CLUB_COLUMN, "")
         if not club_text:
             result.errors.append(_("Kerho puuttuu."))
+        elif looks_like_formula(club_text):
+            result.errors.append(
+                _("Kerhon nimi ei voi alkaa merkillä =, +, - tai @ (taulukko-ohjelma lukisi sen kaavaksi).")
+            )
         elif _fold(club_text) not in clubs:
             result.errors.append(_("Tuntematon kerho: %(club)s.") % {"club": club_text})
         else:
@@ -292,6 +368,12 @@ def _match_player(result, position, player, by_number, by_name, entered) -> None
         else:
             message = _("Pelaajan %(position)d sukunimi puuttuu.")
         errors.append(message % {"position": position})
+        return
+    if looks_like_formula(player.first_name) or looks_like_formula(player.last_name):
+        errors.append(
+            _("Pelaajan %(position)d nimi ei voi alkaa merkillä =, +, - tai @ (taulukko-ohjelma lukisi sen kaavaksi).")
+            % {"position": position}
+        )
         return
     if len(player.first_name) > NAME_MAX or len(player.last_name) > NAME_MAX:
         errors.append(_("Pelaajan %(position)d nimi on liian pitkä.") % {"position": position})

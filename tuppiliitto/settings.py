@@ -11,11 +11,16 @@ Every setting that differs between a laptop and production comes from the enviro
 - ``DJANGO_SECURE``: with debug off, HTTPS-only cookies, HSTS and redirects are on; set it to 0 to serve
   plain HTTP in production-like settings on a closed network (``make run`` does not need it: it runs
   with debug on).
+- ``DJANGO_TRUSTED_PROXIES``: how many proxies (nginx, Caddy) stand in front of the site, each adding
+  the address it saw to ``X-Forwarded-For``; login throttling counts failures by that address. 0 (the
+  default): the connection's own address.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -50,13 +55,18 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_tables2",
     "django_htmx",
+    "axes",
+    "csp",
     "tournaments",
     "cup",
     "teams",
 ]
 
 MIDDLEWARE = [
+    "tuppiliitto.middleware.RefuseNulMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "tuppiliitto.http.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "tuppiliitto.middleware.FinnishFirstMiddleware",
@@ -67,6 +77,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes requires
 ]
 
 ROOT_URLCONF = "tuppiliitto.urls"
@@ -109,6 +120,20 @@ LANGUAGE_CODE = "fi"
 LANGUAGES = [("fi", _("suomi")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Europe/Helsinki"
+# Login throttling (django-axes): 5 failed attempts for one user name from one address within 15 minutes
+# lock that user name out from that address for 15 minutes; the login page says so (tuppiliitto/logins.py).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "tuppiliitto.logins.locked_out"
+AXES_CLIENT_IP_CALLABLE = "tuppiliitto.logins.client_address"
+TRUSTED_PROXIES = int(os.environ.get("DJANGO_TRUSTED_PROXIES", "0") or 0)
+
 USE_I18N = True
 USE_TZ = True
 
@@ -144,6 +169,25 @@ X_FRAME_OPTIONS = "DENY"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # a refused request (403, 400…) in one line, without a traceback; server errors keep theirs
+    "filters": {"one_line_client_errors": {"()": "tuppiliitto.logfilters.OneLineClientErrors"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["one_line_client_errors"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
+}
+# Content-Security-Policy (django-csp 4): the site's own scripts, styles, images and fonts only; no inline
+# script, event handler, <style> or style attribute anywhere (htmx is told not to add its own <style>:
+# base.html). img-src also allows data: for the QR codes the team page draws as data: URIs.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [NONE],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "base-uri": [NONE],
+        "object-src": [NONE],
+    }
 }

@@ -10,10 +10,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from teams import results, services
-from teams.forms import OrderForm
+from teams.forms import OrderForm, SubstituteForm
 from teams.models import Team
 from teams.views.common import match_context, search_candidates
-from tournaments.models import Player
 
 
 def leader(request, token):
@@ -45,7 +44,10 @@ def leader(request, token):
             elif action in ("substitute", "clear_substitute"):
                 player = None
                 if action == "substitute":
-                    player = get_object_or_404(Player, pk=request.POST.get("player") or 0)
+                    substitute_form = SubstituteForm(request.POST)
+                    if not substitute_form.is_valid():
+                        raise ValidationError(substitute_form.error_text())
+                    player = substitute_form.cleaned_data["player"]
                 services.name_substitute(team, player, services.Actor(via_link=True))
                 messages.success(request, _("Varamies nimetty.") if player else _("Varamies poistettu."))
                 return redirect("teams:leader", token)

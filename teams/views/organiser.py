@@ -17,10 +17,10 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from teams import printing, results, services
-from teams.forms import DayForm, DrawForm, TeamForm
+from teams.forms import DayForm, DrawForm, SubstituteForm, TeamForm
 from teams.models import Team, TeamMatch
 from teams.views.common import match_context, search_candidates
-from tournaments.models import Event, Player
+from tournaments.models import Event
 from tournaments.permissions import organiser_required
 from tournaments.views.printouts import pdf_response
 
@@ -125,7 +125,11 @@ def substitute(request, event, team_id):
     found = get_object_or_404(Team, event=event, pk=team_id)
     player = None
     if request.POST.get("player"):
-        player = get_object_or_404(Player, pk=request.POST["player"])
+        form = SubstituteForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, form.error_text())
+            return redirect("teams_organiser:team", event.slug, found.pk)
+        player = form.cleaned_data["player"]
     try:
         services.name_substitute(found, player, services.Actor(user=request.user))
     except ValidationError as exc:

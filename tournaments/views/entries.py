@@ -66,6 +66,14 @@ def search_players(query: str, limit: int = SEARCH_LIMIT) -> list[Player]:
     )
 
 
+def _id(value) -> int | None:
+    """An id typed in a URL or form: ASCII digits that fit a database key, else None."""
+    text = str(value or "")
+    if text.isascii() and text.isdigit() and len(text) <= 18:
+        return int(text)
+    return None
+
+
 def _mark_entered(players: list[Player], entered: dict[int, int]) -> None:
     for player in players:
         player.entered_pair = entered.get(player.pk)
@@ -104,8 +112,7 @@ def pairs(request, event):
             )
             for n in (1, 2)
         ]
-        club = source.get("club", "")
-        pair_form = PairForm(initial={"club": int(club) if club.isdigit() else None})
+        pair_form = PairForm(initial={"club": _id(source.get("club", ""))})
 
     entered = _entered(event)
     slots = []
@@ -113,8 +120,8 @@ def pairs(request, event):
         query = form["q"].value() or ""
         found = search_players(query)
         picked = form.cleaned_data.get("player") if form.is_bound and hasattr(form, "cleaned_data") else None
-        if picked is None and not form.is_bound and str(form.initial.get("player", "")).isdigit():
-            picked = Player.objects.filter(pk=int(form.initial["player"])).select_related("club").first()
+        if picked is None and not form.is_bound and _id(form.initial.get("player")) is not None:
+            picked = Player.objects.filter(pk=_id(form.initial["player"])).select_related("club").first()
         if picked is not None and picked not in found:
             found.insert(0, picked)
         _mark_entered(found, entered)
@@ -384,11 +391,7 @@ def checkin(request, event):
 
 
 def _toggle(request, event, drawn):
-    try:
-        pair_id = int(request.POST.get("pair", ""))
-    except ValueError:
-        pair_id = 0
-    pair = get_object_or_404(Pair, pk=pair_id, event=event)
+    pair = get_object_or_404(Pair, pk=_id(request.POST.get("pair")) or 0, event=event)
     refusal = None
     if drawn:
         refusal = _("Lohkot on jo arvottu: ilmoittautumista ei enää muuteta.")

@@ -43,12 +43,15 @@ def event_create(request):
 @organiser_required
 def event_edit(request, event):
     form = EventForm(request.POST or None, instance=event)
-    if request.method == "POST" and form.is_valid():
-        event = form.save(commit=False)
-        event.season = Season.for_date(event.starts_on)
-        event.save()
-        messages.success(request, _("Muutokset on tallennettu."))
-        return redirect("organiser:event", event.slug)
+    if request.method == "POST":
+        if form.is_valid():
+            event = form.save(commit=False)
+            event.season = Season.for_date(event.starts_on)
+            event.save()
+            messages.success(request, _("Muutokset on tallennettu."))
+            return redirect("organiser:event", event.slug)
+        # The form has put the refused values on its instance: the page's links use the saved event.
+        event = Event.objects.get(pk=event.pk)
     return render(request, "tournaments/organiser/event_form.html", {"form": form, "event": event, "section": "edit"})
 
 

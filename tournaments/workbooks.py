@@ -1,0 +1,47 @@
+"""Serialising the federation's workbooks so that every cell holds what was put in it, never a formula.
+
+A name is text whatever it starts with. openpyxl turns any string that starts with ``=`` into a formula
+(an ``<f>`` element that Excel evaluates when the file is opened), so a player named
+``=HYPERLINK("http://…","Avaa")`` would become a live link in a public download. Spreadsheet programs
+also treat ``+``, ``-``, ``@``, a tab and a carriage return as the start of a formula when such text is
+typed or pasted (CSV, copy and paste from the sheet). ``to_bytes`` walks every cell of every sheet and
+stores any string that starts with one of those as a plain string cell, then serialises the workbook:
+every workbook the site offers goes through it.
+
+The pair form and the import refuse such names in the first place (``looks_like_formula``); this is the
+second line, for names that came in some other way (the admin, old data).
+"""
+
+from __future__ import annotations
+
+from io import BytesIO
+
+from openpyxl import Workbook
+
+# Characters that make a spreadsheet program read the rest of a cell as a formula (OWASP's list).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def looks_like_formula(text: object) -> bool:
+    """True for a string a spreadsheet could take for a formula (see ``FORMULA_STARTS``)."""
+    return isinstance(text, str) and text.startswith(FORMULA_STARTS)
+
+
+def neutralise(workbook: Workbook) -> int:
+    """Make every formula-looking string cell of ``workbook`` a plain string cell; returns how many."""
+    changed = 0
+    for sheet in workbook.worksheets:
+        for row in sheet.iter_rows():
+            for cell in row:
+                if looks_like_formula(cell.value):
+                    cell.data_type = "s"
+                    changed += 1
+    return changed
+
+
+def to_bytes(workbook: Workbook) -> bytes:
+    """The workbook as an .xlsx file, every text cell a string (``neutralise``)."""
+    neutralise(workbook)
+    out = BytesIO()
+    workbook.save(out)
+    return out.getvalue()
