@@ -2,6 +2,10 @@
 
 Each command reads one JSON document from FILE (``-`` for standard input), prints one JSON document on
 standard output and exits 0; invalid input prints ``{"error": ..., "deal": ...}`` and exits 2.
+
+Whatever the bytes are, the answer is one of those two: input that is not UTF-8, not JSON, nested too
+deeply, holding NaN or Infinity, a number too large for a float or an integer of more digits than
+Python converts, or a document of the wrong shape, is an error (exit 2), never a traceback.
 """
 
 from __future__ import annotations
@@ -9,6 +13,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import math
 import sys
 
 from scoring.errors import ScoringError
@@ -20,6 +25,12 @@ COMMANDS = {
     "standings": ("scoring.standings", "run_cli", "rank one group by the official tie-breaks"),
     "cup": ("scoring.cup", "run_cli", "rank a season's players by cup points"),
 }
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+MAX_INT_DIGITS = 100  # no number in RULES.md §9 comes near; longer ones are refused before int() runs
+
+
+class InputError(Exception):
+    """The input is not a JSON document the engine can take; the message says why."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,30 +42,87 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     try:
-        if args.file == "-":
-            data = json.load(sys.stdin)
-        else:
-            with open(args.file, encoding="utf-8") as fh:
-                data = json.load(fh)
+        raw = _read(args.file)
     except OSError as exc:
-        return _fail({"error": f"cannot read {args.file}: {exc.strerror}", "deal": None})
-    except json.JSONDecodeError as exc:
-        return _fail({"error": f"invalid JSON: {exc}", "deal": None})
+        return _fail({"error": f"cannot read {args.file}: {exc.strerror or exc}", "deal": None})
+    try:
+        data = _parse(raw)
+    except InputError as exc:
+        return _fail({"error": str(exc), "deal": None})
 
     module_name, func_name, _help = COMMANDS[args.command]
     func = getattr(importlib.import_module(module_name), func_name)
     try:
         result = func(data)
+        text = _dumps(result)
     except ScoringError as exc:
         return _fail(exc.to_json())
-    json.dump(result, sys.stdout, ensure_ascii=False)
-    sys.stdout.write("\n")
+    except RecursionError:
+        return _fail({"error": "invalid input: nested too deeply", "deal": None})
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, ArithmeticError) as exc:
+        # input of a shape the engine's checks did not foresee: still an answer, not a traceback
+        return _fail({"error": f"invalid input ({type(exc).__name__}): {exc}"[:500], "deal": None})
+    sys.stdout.write(text + "\n")
     return 0
 
 
+def _read(file: str) -> bytes:
+    if file == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # a text stream put in place of stdin (tests)
+            return sys.stdin.read(MAX_INPUT_BYTES + 1).encode("utf-8", "surrogateescape")
+        return stream.read(MAX_INPUT_BYTES + 1)
+    with open(file, "rb") as fh:
+        return fh.read(MAX_INPUT_BYTES + 1)
+
+
+def _parse(raw: bytes) -> object:
+    if len(raw) > MAX_INPUT_BYTES:
+        raise InputError(f"invalid input: more than {MAX_INPUT_BYTES // (1024 * 1024)} MB")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"invalid input: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    try:
+        return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON: {exc}") from exc
+    except RecursionError as exc:
+        raise InputError("invalid JSON: nested too deeply") from exc
+    except (ValueError, OverflowError) as exc:
+        raise InputError(f"invalid JSON: {exc}") from exc
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise InputError(f"invalid JSON: an integer of more than {MAX_INT_DIGITS} digits")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise InputError(f"invalid JSON: the number {text[:40]} is too large")
+    return value
+
+
+def _constant(name: str) -> float:
+    raise InputError(f"invalid JSON: {name} is not a number")
+
+
+def _dumps(value: object) -> str:
+    """JSON text, UTF-8 as it is; escaped to ASCII if it holds a lone surrogate (``"\\ud800"`` in the
+    input), which no UTF-8 output could carry."""
+    text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(value, ensure_ascii=True, allow_nan=False)
+    return text
+
+
 def _fail(payload: dict) -> int:
-    json.dump(payload, sys.stdout, ensure_ascii=False)
-    sys.stdout.write("\n")
+    sys.stdout.write(_dumps(payload) + "\n")
     return 2
 
 
