@@ -8,13 +8,17 @@ label as the pages show it ("2.–3.").
 
 from __future__ import annotations
 
-from django.http import JsonResponse
+import json
+
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from cup import services
+from cup.live import season_page
 from scoring.cup import points_to_json
+from tournaments import caching
 from tournaments.models import Season
 
 
@@ -125,8 +129,12 @@ def cup_json(request, cup: services.SeasonCup) -> dict:
 
 
 @require_GET
-def season_cup(request, season_id: int):
-    season = get_object_or_404(Season, pk=season_id)
-    return JsonResponse(
-        cup_json(request, services.season_cup(season)), json_dumps_params={"ensure_ascii": False}
-    )
+@season_page(personal=False)
+def season_cup(request, season_id):
+    season = get_object_or_404(Season, pk=int(season_id))
+
+    def body() -> bytes:
+        return json.dumps(cup_json(request, services.season_cup(season)), ensure_ascii=False).encode()
+
+    content = caching.versioned(f"api:{request.live_etag}:{request.get_host()}", body, lock=False)
+    return HttpResponse(content, content_type="application/json")

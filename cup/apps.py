@@ -15,3 +15,9 @@ class CupConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "cup"
     verbose_name = _("Tuppicup")
+
+    def ready(self) -> None:
+        from cup import services, signals  # noqa: F401  (signals: settings changes bump the cup version)
+        from tournaments import extensions
+
+        extensions.register_place_points(services.cup_key, services.place_points)

@@ -1,9 +1,11 @@
-"""The season cup from the tournaments' facts (RULES.md §7–8), in a fixed number of queries.
+"""The season cup from the tournaments' facts (RULES.md §7–8), computed once per change.
 
-The cup stores nothing but its settings (``cup.models``). Every time it is read this module loads the
-counted events' final places and match wins, each player's season club and the season's transfers,
-builds the inputs of the pure cup core (``scoring.cup``) and calls it. A corrected result therefore
-changes the cup the next time a page or workbook is made; there is nothing to recompute or forget.
+The cup stores nothing but its settings (``cup.models``). It reads each counted event's final places and
+match wins from the event's snapshot (``tournaments.readmodel``, the one place where groups are ranked),
+each player's season club and the season's transfers, builds the inputs of the pure cup core
+(``scoring.cup``) and calls it. The result is kept in the caches under the season's cup key
+(:func:`cup_key`: the season's cup version and its counted events' results versions), so a corrected
+result changes the cup the next time a page or workbook is made, and nothing is recomputed until then.
 
 Choices made here beyond RULES.md (the core's own are in ``scoring.cup``):
 
@@ -22,134 +24,46 @@ Choices made here beyond RULES.md (the core's own are in ``scoring.cup``):
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db import transaction
+from django.db.models import Count, Q, Sum
 
 from cup.models import CupEvent, SeasonCupSettings, default_weight
 from scoring import cup as cup_core
-from scoring import sunday as sunday_core
-from scoring.draw import group_name_key
-from scoring.errors import ScoringError
+from tournaments import caching, readmodel
 from tournaments.models import (
     Club,
     Event,
-    Group,
-    GroupEntry,
-    Match,
-    PairMember,
     Player,
-    Playoff,
     Season,
     SeasonClub,
     Transfer,
 )
-from tournaments.results import load_outcomes, standings
-
-SATURDAY, PLACEMENT = "saturday", "placement"
 
 
-# --------------------------------------------------------------------------------------------------
-# Final places and match wins of many events at once
+def cup_key(season_id: int) -> str | None:
+    """The versions a season's cup is computed from, in one light query (None: no such season).
 
-
-@dataclass(frozen=True)
-class EventPlaces:
-    """One event's final places ((place, pair id), best first; None until complete) and match wins."""
-
-    places: tuple[tuple[int, int], ...] | None
-    wins: dict[int, int]
-
-
-def places_and_wins(events: Sequence[Event]) -> dict[int, EventPlaces]:
-    """Final places and match wins of every event, by event id, in six queries whatever their number.
-
-    The places are exactly those of ``tournaments.sunday.final_places`` (a test holds the two equal):
-    the Saturday group tables by the rules engine's standings, then the placement bracket and places 17
-    and on (or, in a one-stage event, the group tables alone). ``final_places`` loads one event at a
-    time; a season page needs them all, so this loads every event's groups, entries, matches, results
-    and play-offs in one query each and ranks them in memory.
-    """
-    ids = [e.pk for e in events]
-    if not ids:
-        return {}
-    groups = list(Group.objects.filter(event_id__in=ids, stage=SATURDAY))
-    group_ids = [g.pk for g in groups]
-    slots: dict[int, list[tuple[int, bool]]] = defaultdict(list)
-    entries = GroupEntry.objects.filter(group_id__in=group_ids).order_by("group_id", "slot")
-    for group_id, pair_id, withdrawn_at in entries.values_list("group_id", "pair_id", "pair__withdrawn_at"):
-        slots[group_id].append((pair_id, withdrawn_at is not None))
-    matches = list(Match.objects.filter(event_id__in=ids).order_by("round", "table", "pk"))
-    outcomes = load_outcomes(matches)
-    playoffs: dict[int, list[Playoff]] = defaultdict(list)
-    for playoff in Playoff.objects.filter(group_id__in=group_ids):
-        playoffs[playoff.group_id].append(playoff)
-
-    groups_of: dict[int, list[Group]] = defaultdict(list)
-    for group in groups:
-        groups_of[group.event_id].append(group)
-    matches_of_group: dict[int, list[Match]] = defaultdict(list)
-    matches_of_event: dict[int, list[Match]] = defaultdict(list)
-    for m in matches:
-        matches_of_event[m.event_id].append(m)
-        if m.group_id is not None and m.stage == SATURDAY:
-            matches_of_group[m.group_id].append(m)
-
-    result = {}
-    for event in events:
-        tables = []
-        for group in sorted(groups_of[event.pk], key=lambda g: group_name_key(g.name)):
-            group_matches = matches_of_group[group.pk]
-            if not all(outcomes[m.pk].finished or outcomes[m.pk].status == "annulled" for m in group_matches):
-                tables = None
-                break
-            counted = [m for m in group_matches if outcomes[m.pk].status != "annulled"]
-            # As tournaments.results.stage_tables: a pair withdrawn before finishing its group has every
-            # match annulled and is not ranked; one that withdrew after finishing it keeps its results.
-            in_play = {pair_id for m in counted for pair_id in (m.pair_a_id, m.pair_b_id)}
-            active = [
-                pair_id for pair_id, withdrawn in slots[group.pk] if not withdrawn or pair_id in in_play
-            ]
-            ranked = standings(active, counted, outcomes, playoffs[group.pk])
-            tables.append([(s.pair, s.rank, s.match_points, s.totals) for s in ranked])
-        places = _places(event, tables, matches_of_event[event.pk], outcomes) if tables else None
-        wins = Counter(
-            outcomes[m.pk].winner
-            for m in matches_of_event[event.pk]
-            if outcomes[m.pk].finished and outcomes[m.pk].winner is not None
+    The season's ``cup_version`` changes with its settings, counted events, season clubs and transfers;
+    the sum of its counted events' results versions changes with any of their results (versions only
+    grow, and a change of which events count changes ``cup_version``)."""
+    row = (
+        Season.objects.filter(pk=season_id)
+        .annotate(
+            total=Sum("events__results_version", filter=Q(events__cup__isnull=False)),
+            counted=Count("events__cup"),
         )
-        result[event.pk] = EventPlaces(places=None if places is None else tuple(places), wins=dict(wins))
-    return result
-
-
-def _places(event: Event, tables: list[list[tuple]], matches: list[Match], outcomes) -> list | None:
-    """As tournaments.sunday.final_places, from tables already ranked."""
-    try:
-        if event.format == Event.Format.ONE_STAGE:
-            return sunday_core.one_stage_places(tables)
-        placement = sorted(
-            (m for m in matches if m.stage == PLACEMENT), key=lambda m: (m.tier, m.placement_round, m.slot)
-        )
-        bracket = [
-            sunday_core.PlacementMatch(
-                m.tier,
-                m.placement_round,
-                m.slot,
-                m.pair_a_id,
-                m.pair_b_id,
-                outcomes[m.pk].winner if outcomes[m.pk].finished else None,
-            )
-            for m in placement
-        ]
-        top16 = sunday_core.placement_places(bracket)
-        if len(top16) < sunday_core.TOP_PLACES:
-            return None
-        return sunday_core.final_places(top16, [row for table in tables for row in table])
-    except ScoringError:
-        return None  # places that cannot be settled from the stored results are not complete
+        .values_list("cup_version", "best_n", "total", "counted")
+        .first()
+    )
+    if row is None:
+        return None
+    version, best_n, total, counted = row
+    return f"{season_id}:{version}:{best_n}:{total or 0}:{counted}"
 
 
 # --------------------------------------------------------------------------------------------------
@@ -361,36 +275,44 @@ def cup_events(season: Season) -> list[CupEvent]:
 
 def load_facts(counted: Sequence[CupEvent]) -> list[EventFacts]:
     """Each counted event's weight and results (places and match wins of its pairs), date order kept."""
-    events = [c.event for c in counted]
-    places = places_and_wins(events)
-    members: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    pair_club: dict[int, int] = {}
-    rows = PairMember.objects.filter(event_id__in=[e.pk for e in events]).values_list(
-        "pair_id", "player_id", "position", "pair__club_id"
-    )
-    for pair_id, player_id, position, club_id in rows:
-        members[pair_id].append((position, player_id))
-        pair_club[pair_id] = club_id
+    snaps = readmodel.snapshots([c.event for c in counted])
     facts = []
     for c in counted:
-        found = places.get(c.event.pk)
+        snap = snaps[c.event.pk]
         results = None
-        if c.event.finished_at is not None and found is not None and found.places is not None:
+        if c.event.finished_at is not None and snap.final_places is not None:
             results = tuple(
                 PairResult(
                     pair_id=pair_id,
-                    players=tuple(p for _pos, p in sorted(members[pair_id])),
-                    club_id=pair_club.get(pair_id),
+                    players=tuple(p.pk for p in snap.pairs[pair_id].players),
+                    club_id=snap.pairs[pair_id].club.pk,
                     place=place,
-                    match_wins=found.wins.get(pair_id, 0),
+                    match_wins=snap.match_wins.get(pair_id, 0),
                 )
-                for place, pair_id in found.places
+                for place, pair_id in snap.final_places
             )
         facts.append(EventFacts(event=c.event, weight=c.weight, results=results))
     return facts
 
 
+def place_points(event: Event) -> dict[int, Decimal] | None:
+    """The cup points each player earns for each place of ``event`` (its weight and the season's points
+    table), or None when the event is not counted for the cup. The results list and the event workbook
+    both take them from here."""
+    counted = CupEvent.objects.filter(event=event).first()
+    if counted is None:
+        return None
+    table = cup_settings(event.season)
+    return {place: cup_core.place_points(place, counted.weight, table) for place in range(1, len(table) + 1)}
+
+
 def season_cup(season: Season) -> SeasonCup:
+    """The season's cup from the caches, computed once per change of its cup key."""
+    found = cup_key(season.pk)
+    return caching.versioned(f"cup:{found}", lambda: compute_season_cup(season))
+
+
+def compute_season_cup(season: Season) -> SeasonCup:
     """The whole season's cup: settings, counted events, the three rankings and the notes."""
     table = cup_settings(season)
     facts = load_facts(cup_events(season))

@@ -1,17 +1,24 @@
-"""Public cup pages: read-only, no login, made for a phone; and the season and event workbooks.
+"""Public cup pages: read-only, no login, made for a phone; the season and event workbooks; the event's
+results list with its cup points.
 
-Every page computes the cup afresh from the tournaments' facts (``cup.services``) in a fixed number of
-queries, whatever the number of events.
+The season's cup is computed once per change of its cup key (``services.cup_key``: one light query) and
+kept in the caches; each page's content is rendered once per key and language. A browser that has the
+current version gets ``304 Not Modified``.
 """
 
 from __future__ import annotations
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from cup import services, xlsx
+from cup.live import season_page
+from tournaments import caching
+from tournaments.live import conditional, head, live_part, render_live
 from tournaments.models import Event, Player, Season
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -37,71 +44,81 @@ def index(request):
     return render(request, "cup/index.html", {})
 
 
-def _context(season: Season, section: str, **extra) -> dict:
-    return {
-        "season": season,
-        "section": section,
-        "seasons": list(cup_seasons()),
-        "years": season_years(season),
-        **extra,
-    }
+def _page(request, season_id: str, section: str, fragment: str, page: str, extra=None, *, url: str):
+    season = get_object_or_404(Season, pk=int(season_id))
+    key = request.live_etag
+
+    def context():
+        return {"season": season, "cup": services.season_cup(season), **(extra() if extra else {})}
+
+    html = live_part(request, key, fragment, context, url=url, poll=False)
+    shell = {"season": season, "section": section, "seasons": list(cup_seasons()), "years": season_years(season)}
+    return render_live(request, page, shell, html)
 
 
 @require_GET
-def players(request, season_id: int):
-    season = get_object_or_404(Season, pk=season_id)
-    return render(request, "cup/players.html", _context(season, "players", cup=services.season_cup(season)))
+@season_page()
+def players(request, season_id):
+    url = reverse("cup:players", args=[season_id])
+    return _page(request, season_id, "players", "cup/_players.html", "cup/players.html", url=url)
 
 
 @require_GET
-def pairs(request, season_id: int):
-    season = get_object_or_404(Season, pk=season_id)
-    return render(request, "cup/pairs.html", _context(season, "pairs", cup=services.season_cup(season)))
+@season_page()
+def pairs(request, season_id):
+    url = reverse("cup:pairs", args=[season_id])
+    return _page(request, season_id, "pairs", "cup/_pairs.html", "cup/pairs.html", url=url)
 
 
 @require_GET
-def clubs(request, season_id: int):
-    season = get_object_or_404(Season, pk=season_id)
-    return render(request, "cup/clubs.html", _context(season, "clubs", cup=services.season_cup(season)))
+@season_page()
+def clubs(request, season_id):
+    url = reverse("cup:clubs", args=[season_id])
+    return _page(request, season_id, "clubs", "cup/_clubs.html", "cup/clubs.html", url=url)
 
 
 @require_GET
-def player(request, season_id: int, player_id: int):
-    season = get_object_or_404(Season, pk=season_id)
+@season_page()
+def player(request, season_id, player_id: int):
     person = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
-    cup = services.season_cup(season)
-    row = cup.player_row(person.pk)
-    events = []
-    if row is not None:
-        events = [
-            (column, cell) for column, cell in zip(cup.columns, row.cells, strict=True) if cell is not None
-        ]
-    context = _context(
-        season,
-        "player",
-        cup=cup,
-        person=person,
-        row=row,
-        events=events,
-        pair_rows=cup.pair_rows(person.pk),
-        transfers=[note for note in cup.transfers if note.transfer.player_id == person.pk],
-    )
-    return render(request, "cup/player.html", context)
+
+    def extra():
+        cup = services.season_cup(get_object_or_404(Season, pk=int(season_id)))
+        row = cup.player_row(person.pk)
+        events = []
+        if row is not None:
+            events = [(column, cell) for column, cell in zip(cup.columns, row.cells, strict=True) if cell is not None]
+        return {
+            "person": person, "row": row, "events": events, "pair_rows": cup.pair_rows(person.pk),
+            "transfers": [note for note in cup.transfers if note.transfer.player_id == person.pk],
+        }
+
+    url = reverse("cup:player", args=[season_id, person.pk])
+    return _page(request, season_id, "player", "cup/_player.html", "cup/player.html", extra, url=url)
 
 
 @require_GET
-def season_xlsx(request, season_id: int, years: str):
-    season = get_object_or_404(Season, pk=season_id)
+@season_page(personal=False)
+def season_xlsx(request, season_id, years: str):
+    season = get_object_or_404(Season, pk=int(season_id))
     if years != season_years(season):
         return redirect("cup:season_xlsx", season.pk, season_years(season))
-    content = xlsx.to_bytes(xlsx.season_workbook(services.season_cup(season)))
+    key = f"xlsx:{request.live_etag}"
+    content = caching.versioned(key, lambda: xlsx.to_bytes(xlsx.season_workbook(services.season_cup(season))))
     return _download(content, f"tuppicup-{season_years(season)}.xlsx")
 
 
+def _event_and_cup_key(request, kwargs):
+    found = head(kwargs.pop("slug"))
+    return f"{found.key}~{services.cup_key(found.season_id)}", found
+
+
 @require_GET
-def event_xlsx(request, slug: str):
-    event = get_object_or_404(Event.objects.select_related("season", "organising_club"), slug=slug)
-    content = xlsx.to_bytes(xlsx.event_workbook(event))
+@conditional(_event_and_cup_key, personal=False)
+def event_xlsx(request, found):
+    event = get_object_or_404(Event.objects.select_related("season", "organising_club"), pk=found.pk)
+    key = f"xlsx:{request.live_etag}:{get_language()}"
+    content = caching.versioned(key, lambda: xlsx.to_bytes(xlsx.event_workbook(event)))
     return _download(content, f"{event.slug}-tulokset.xlsx")
 
 
@@ -109,3 +126,4 @@ def _download(content: bytes, filename: str) -> HttpResponse:
     response = HttpResponse(content, content_type=XLSX_TYPE)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+

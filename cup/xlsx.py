@@ -24,11 +24,8 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from cup import services
 from cup.models import CupEvent
-from scoring.cup import place_points
-from tournaments import workbooks
-from tournaments.models import Event, Pair
-from tournaments.results import stage_tables
-from tournaments.views.common import pair_members_prefetch
+from tournaments import readmodel, workbooks
+from tournaments.models import Event
 
 HEADER_FONT = Font(bold=True)
 HEADER_FILL = PatternFill("solid", fgColor="DDE3EA")
@@ -278,18 +275,19 @@ def event_workbook(event: Event) -> Workbook:
     workbook.properties.creator = _("Suomen Tuppiliitto")
     ws = workbook.active
     ws.title = _("Sijat")
-    _places_sheet(ws, event)
+    snap = readmodel.snapshot(event)
+    _places_sheet(ws, event, snap)
     for stage, title in (("saturday", _("Alkulohkot")), ("sunday", _("Sunnuntain lohkot"))):
-        tables = stage_tables(event, stage)
+        tables = snap.stage_tables(stage)
         if tables:
             _groups_sheet(workbook.create_sheet(title), tables)
     return workbook
 
 
-def _places_sheet(ws: Worksheet, event: Event) -> None:
-    found = services.places_and_wins([event])[event.pk]
+def _places_sheet(ws: Worksheet, event: Event, snap: readmodel.EventSnapshot) -> None:
+    places = snap.final_places
     cup_event = CupEvent.objects.filter(event=event).first()
-    table = services.cup_settings(event.season)
+    points = services.place_points(event)
     _header(
         ws,
         [
@@ -304,18 +302,12 @@ def _places_sheet(ws: Worksheet, event: Event) -> None:
         ],
     )
     ws.freeze_panes = "A2"
-    if found.places is None:
+    if places is None:
         ws.cell(row=2, column=3, value=_("Sijat eivät ole vielä ratkenneet.")).font = NOTE_FONT
         return
-    pairs = {
-        p.pk: p
-        for p in Pair.objects.filter(event=event)
-        .select_related("club")
-        .prefetch_related(pair_members_prefetch(""))
-    }
-    labels = services.rank_labels([place for place, _pair in found.places])
-    for r, ((place, pair_id), label) in enumerate(zip(found.places, labels, strict=True), start=2):
-        pair = pairs[pair_id]
+    labels = services.rank_labels([place for place, _pair in places])
+    for r, ((place, pair_id), label) in enumerate(zip(places, labels, strict=True), start=2):
+        pair = snap.pairs[pair_id]
         players = pair.players
         ws.cell(row=r, column=1, value=label)
         ws.cell(row=r, column=2, value=pair.number)
@@ -323,10 +315,10 @@ def _places_sheet(ws: Worksheet, event: Event) -> None:
         ws.cell(row=r, column=4, value=players[0].full_name if players else None)
         ws.cell(row=r, column=5, value=players[1].full_name if len(players) > 1 else None)
         ws.cell(row=r, column=6, value=pair.club.name)
-        ws.cell(row=r, column=7, value=found.wins.get(pair_id, 0))
-        if cup_event is not None and event.finished_at is not None:
-            _points_cell(ws, r, 8, place_points(place, cup_event.weight, table))
-    note_row = len(found.places) + 3
+        ws.cell(row=r, column=7, value=snap.match_wins.get(pair_id, 0))
+        if points is not None and event.finished_at is not None and place in points:
+            _points_cell(ws, r, 8, points[place])
+    note_row = len(places) + 3
     if cup_event is None:
         note = _("Kisa ei ole Tuppicupin osakilpailu: cup-pisteitä ei jaeta.")
     elif event.finished_at is None:
@@ -334,7 +326,7 @@ def _places_sheet(ws: Worksheet, event: Event) -> None:
     else:
         note = _("Cup-pisteet: paino %(weight)s, sijat 1–%(n)s saavat pisteitä (molemmat pelaajat).") % {
             "weight": cup_event.weight_label,
-            "n": len(table),
+            "n": len(points or ()),
         }
     ws.cell(row=note_row, column=3, value=note).font = NOTE_FONT
     _fit(ws, {1: 8, 2: 5, 3: 26, 4: 22, 5: 22, 6: 24, 7: 12, 8: 14})

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from teams import results
 
 
-def event_extra(event) -> dict:
+def event_extra(snap) -> dict:
     """``teams``, ``bracket`` and ``final_ranking`` of a team competition.
 
     - ``teams``: ``{"id", "name", "club", "pairs": [pair ids, in registration order], "title_only"}``, by name;
@@ -17,6 +19,7 @@ def event_extra(event) -> dict:
     - ``final_ranking``: ``{"place", "team"}`` for the places decided so far (1–4 from the final and the
       match for third place, then by the round reached; shared places repeat), all once finished.
     """
+    event = SimpleNamespace(pk=snap.event.pk, created_at=snap.event.created_at, results_version=snap.version, fresh=True)
     comp = results.load(event)
     teams = [
         {

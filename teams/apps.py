@@ -19,4 +19,18 @@ class TeamsConfig(AppConfig):
     verbose_name = _("SM-joukkuekisa")
 
     def ready(self) -> None:
-        from teams import services  # noqa: F401  (connects the bracket to tournaments' result_changed)
+        from django.urls import reverse
+
+        from teams import api, services  # noqa: F401  (services: the bracket follows result_changed)
+        from tournaments import extensions
+        from tournaments.models import Event
+
+        extensions.register_event_payload(Event.Kind.SM_TEAM, api.event_extra)
+        extensions.register_event_links(
+            Event.Kind.SM_TEAM,
+            lambda slug: [
+                (_("Joukkuekisan kaavio"), reverse("teams:bracket", args=[slug])),
+                (_("Joukkueet"), reverse("teams:teams", args=[slug])),
+                (_("Lopputulokset"), reverse("teams:final_places", args=[slug])),
+            ],
+        )

@@ -1,10 +1,12 @@
 """The read side of the team competition: team matches with their pair matches' results, the bracket
 rebuilt from the recorded seed and the decided winners, and the places (RULES.md §6).
 
-Nothing here is stored. A pair match's result is folded by the rules engine (``load_outcomes``), a team
-match's winner follows from its pair matches (``scoring.knockout.team_match_winner``), the bracket and the
-places from the seed and those winners (``scoring.knockout``). Loading a whole competition costs a fixed
-number of queries, whatever the number of teams.
+Nothing here is stored. A pair match's result comes from the event's snapshot (``tournaments.readmodel``,
+where every scoresheet is folded once per change), a team match's winner follows from its pair matches
+(``scoring.knockout.team_match_winner``), the bracket and the places from the seed and those winners
+(``scoring.knockout``). Loading a whole competition costs a fixed number of queries, whatever the number
+of teams, and the public pages keep it in the caches under the event's results version (every team
+declaration, substitute and start bumps it).
 """
 
 from __future__ import annotations
@@ -18,9 +20,54 @@ from django.utils.translation import gettext as _
 
 from scoring import knockout
 from teams.models import PairMatchLink, Team, TeamMatch, TeamOrder, TeamPair, TeamRound
-from tournaments.models import Match
-from tournaments.results import load_outcomes
-from tournaments.views.common import pair_members_prefetch
+from tournaments import caching, readmodel
+from tournaments.models import Event
+from tournaments.prefetch import pair_members_prefetch
+
+
+@dataclass(frozen=True, eq=False)
+class PairMatch:
+    """One of a team match's three pair matches: its order (1–3) and the match as the event's snapshot
+    shows it (pairs, outcome)."""
+
+    order: int
+    match: readmodel.MatchView
+
+    @property
+    def pk(self) -> int:
+        return self.match.pk
+
+    @property
+    def outcome(self):
+        return self.match.outcome
+
+    @property
+    def pair_a(self):
+        return self.match.pair_a
+
+    @property
+    def pair_b(self):
+        return self.match.pair_b
+
+    @property
+    def pair_a_id(self) -> int:
+        return self.match.pair_a.pk
+
+    @property
+    def pair_b_id(self) -> int:
+        return self.match.pair_b.pk
+
+    @property
+    def table(self) -> int:
+        return self.match.table
+
+    @property
+    def round(self) -> int:
+        return self.match.round
+
+    @property
+    def stage(self) -> str:
+        return self.match.stage
 
 
 def teams_queryset(event):
@@ -37,22 +84,17 @@ def teams_queryset(event):
 
 
 def load_rows(event, teams: dict[int, Team] | None = None) -> list[TeamMatch]:
-    """Every team match of the event with its results: ``pair_matches`` (the pair matches in order, each
-    with ``.outcome`` and ``.order``), ``wins`` (pair wins of team a and b), ``winner_id`` (the team, or
-    None while undecided; a bye's team at once) and ``declared`` (team id → TeamOrder)."""
+    """Every team match of the event with its results: ``pair_matches`` (``PairMatch``, in order),
+    ``wins`` (pair wins of team a and b), ``winner_id`` (the team, or None while undecided; a bye's team
+    at once) and ``declared`` (team id → TeamOrder)."""
+    snap = readmodel.snapshot(event)
     rows = list(TeamMatch.objects.filter(event=event).order_by("round", "slot"))
-    links = list(
-        PairMatchLink.objects.filter(team_match__event=event)
-        .select_related("match__pair_a__club", "match__pair_b__club")
-        .prefetch_related(pair_members_prefetch("match__pair_a__"), pair_members_prefetch("match__pair_b__"))
-        .order_by("team_match_id", "order")
-    )
-    outcomes = load_outcomes([link.match for link in links])
-    by_row: dict[int, list[Match]] = defaultdict(list)
-    for link in links:
-        link.match.outcome = outcomes[link.match.pk]
-        link.match.order = link.order
-        by_row[link.team_match_id].append(link.match)
+    links = PairMatchLink.objects.filter(team_match__event=event).order_by("team_match_id", "order")
+    by_row: dict[int, list[PairMatch]] = defaultdict(list)
+    for row_id, order, match_id in links.values_list("team_match_id", "order", "match_id"):
+        found = snap.match(match_id)
+        if found is not None:
+            by_row[row_id].append(PairMatch(order, found))
     orders: dict[int, dict[int, TeamOrder]] = defaultdict(dict)
     for order in TeamOrder.objects.filter(team_match__event=event).select_related(
         "substitute", "substitute_for"
@@ -270,7 +312,15 @@ class Competition:
 
 
 def load(event) -> Competition:
-    """The whole competition for a page, the API or a service, in a fixed number of queries."""
+    """The whole competition for a page, the API or a service, in a fixed number of queries; kept in the
+    caches by the event's results version (a service, inside its transaction, always loads it afresh)."""
+    if caching.in_transaction():
+        return _load(event)
+    return caching.versioned(f"teams:{readmodel.key(*readmodel.current(event))}", lambda: _load(event))
+
+
+def _load(event) -> Competition:
+    event = Event.objects.select_related("organising_club", "season").get(pk=event.pk)  # no user row kept
     teams = {t.pk: t for t in teams_queryset(event)}
     rounds = {r.number: r for r in TeamRound.objects.filter(event=event)}
     rows = load_rows(event, teams)

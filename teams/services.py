@@ -21,6 +21,7 @@ from scoring import knockout
 from teams import results
 from teams.models import PairMatchLink, Team, TeamMatch, TeamOrder, TeamPair, TeamRound
 from tournaments import services as tournament_services
+from tournaments import versions
 from tournaments.models import Club, Event, Match, Pair, PairMember, Player, SeasonClub
 from tournaments.signals import result_changed
 
@@ -45,7 +46,9 @@ class NewPair:
 
 
 def _locked(event: Event) -> Event:
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    """The event locked for the transaction, its results version bumped (``tournaments.versions``):
+    every change of the team competition can change what its pages show."""
+    event = versions.lock(event.pk)
     if event.kind != Event.Kind.SM_TEAM:
         raise ValidationError(_("Kisa ei ole joukkuekisa."), code="not_team_event")
     return event
@@ -220,7 +223,7 @@ def sync_bracket(event: Event) -> knockout.Bracket:
     known (the next round's as soon as both winners are, the match for third place from the semifinal
     losers), and mend or remove one left behind by a corrected result while it has not started. A
     correction that would change a started team match is refused (the caller's transaction is undone)."""
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = versions.lock(event.pk)
     rows = results.load_rows(event)
     by_key = {(r.round, r.slot): r for r in rows}
     team_ids = sorted(Team.objects.filter(event=event).values_list("pk", flat=True))

@@ -42,6 +42,19 @@ def clock(request, monkeypatch):
     return fixed
 
 
+@pytest.fixture(autouse=True)
+def empty_caches():
+    """Every test starts with empty caches: derived snapshots of another test's events never leak in."""
+    from django.core.cache import cache
+
+    from tournaments import caching
+
+    cache.clear()
+    caching.clear_local()
+    yield
+    caching.clear_local()
+
+
 @pytest.fixture
 def make_event(db):
     from tournaments.models import Event, Season

@@ -217,18 +217,26 @@ class Event(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args, **kwargs) -> None:
+        """Saving an existing event (an edit, the draw, publication, the admin) bumps its results version
+        in the same statement, so a page cached on the old version is never served again and an instance
+        loaded earlier never writes an old version back."""
+        if self.pk is not None and not kwargs.get("force_insert") and not self._state.adding:
+            self.results_version = F("results_version") + 1
+            if kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = {*kwargs["update_fields"], "results_version"}
+            super().save(*args, **kwargs)
+            self.results_version = Event.objects.filter(pk=self.pk).values_list("results_version", flat=True).get()
+            return
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self) -> str:
         return reverse("event", args=[self.slug])
 
     @property
     def status(self) -> str:
         """upcoming, live or finished: derived from the dates and the draw, never stored."""
-        today = timezone.localdate()
-        if self.finished_at or self.ends_on < today:
-            return "finished"
-        if self.drawn_at or self.starts_on <= today:
-            return "live"
-        return "upcoming"
+        return event_status(self.starts_on, self.ends_on, self.drawn_at, self.finished_at)
 
     def get_status_display(self) -> str:
         return str(STATUS_LABELS[self.status])
@@ -240,6 +248,17 @@ class Event(models.Model):
         if user.is_superuser:
             return True
         return self.organisers.filter(pk=user.pk).exists()
+
+
+def event_status(starts_on: dt.date, ends_on: dt.date, drawn_at, finished_at) -> str:
+    """An event's status on today's date: finished once published or past its last day; live once drawn
+    or on its first day; upcoming before."""
+    today = timezone.localdate()
+    if finished_at or ends_on < today:
+        return "finished"
+    if drawn_at or starts_on <= today:
+        return "live"
+    return "upcoming"
 
 
 def unique_event_slug(text: str, *, exclude_pk: int | None = None, max_length: int = 70) -> str:

@@ -7,16 +7,23 @@ from __future__ import annotations
 import base64
 
 import segno
+from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from weasyprint import HTML
 
-from tournaments.models import Entry, Match, PaperResult
+from tournaments.models import Entry, Match, PaperResult, Stage
+from tournaments.prefetch import with_pairs
 from tournaments.results import outcome, sheet
-from tournaments.views.common import pair_members_prefetch
 
 SPARE_ROWS = 6  # for the rise played to its end and a deciding deal (RULES.md §3)
+
+
+def pdf_response(content: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
 
 
 def render_pdf(template: str, context: dict) -> bytes:
@@ -96,12 +103,7 @@ def sheet_columns(lines, body_rows: int) -> list[dict]:
 
 def scoresheet_pages(matches, link_base: str) -> list[dict]:
     """One page's data per match: both pairs, the planned rows (filled where played), totals, QR code."""
-    matches = list(
-        Match.objects.filter(pk__in=[m.pk for m in matches])
-        .select_related("event", "group", "pair_a__club", "pair_b__club")
-        .prefetch_related(pair_members_prefetch("pair_a__"), pair_members_prefetch("pair_b__"))
-        .order_by("stage", "round", "table")
-    )
+    matches = list(with_pairs(Match.objects.filter(pk__in=[m.pk for m in matches])).order_by("stage", "round", "table"))
     rows_by_match: dict[int, list[Entry]] = {m.pk: [] for m in matches}
     for row in Entry.objects.filter(match__in=matches).order_by("match_id", "position"):
         rows_by_match[row.match_id].append(row)
@@ -134,41 +136,34 @@ def scoresheets_pdf(matches, link_base: str, title: str) -> bytes:
     return render_pdf("print/scoresheets.html", {"pages": scoresheet_pages(matches, link_base), "title": title})
 
 
+# The public printouts are made from the event's snapshot (``tournaments.readmodel``).
 
 
-def draw_chart_pdf(event) -> bytes:
-    from tournaments.views.common import saturday_groups
-
-    return render_pdf(
-        "print/draw_chart.html", {"event": event, "groups": saturday_groups(event), "title": _("Arvontakaavio")}
-    )
+def draw_chart_pdf(snap) -> bytes:
+    context = {"event": snap.event, "groups": snap.stage_groups(Stage.SATURDAY), "title": _("Arvontakaavio")}
+    return render_pdf("print/draw_chart.html", context)
 
 
-def group_tables_pdf(event) -> bytes:
-    from tournaments.results import stage_tables
-
-    tables = [*stage_tables(event, "saturday"), *stage_tables(event, "sunday")]
-    return render_pdf("print/group_tables.html", {"event": event, "tables": tables, "title": _("Lohkotaulukot")})
+def group_tables_pdf(snap) -> bytes:
+    tables = [*snap.stage_tables(Stage.SATURDAY), *snap.stage_tables(Stage.SUNDAY)]
+    return render_pdf("print/group_tables.html", {"event": snap.event, "tables": tables, "title": _("Lohkotaulukot")})
 
 
-def bracket_pdf(event) -> bytes:
-    from tournaments.results import stage_tables
-    from tournaments.views.sunday import bracket
-
-    context = {"event": event, "tables": stage_tables(event, "sunday"), "tiers": bracket(event), "title": _("Sunnuntai")}
+def bracket_pdf(snap) -> bytes:
+    context = {
+        "event": snap.event, "tables": snap.stage_tables(Stage.SUNDAY), "tiers": snap.bracket(), "title": _("Sunnuntai"),
+    }
     return render_pdf("print/bracket.html", context)
 
 
-def results_pdf(event) -> bytes:
-    """The results list the federation asks for: places, players, clubs, cup points (RULES.md §5, §8)."""
-    from scoring.cup import place_points
-    from tournaments.views.sunday import ranking
+def results_pdf(snap, points: dict[int, object] | None) -> bytes:
+    """The results list the federation asks for: places, players, clubs and cup points (RULES.md §5, §8).
 
-    places, complete = ranking(event)
-    weight = {"cup": 1, "sm_pairs": 1, "summer": 0.5}.get(event.kind)
-    rows = [
-        (place, pair, place_points(place, weight) if weight is not None and place <= 16 else None)
-        for place, pair in places
-    ]
-    context = {"event": event, "rows": rows, "complete": complete, "weight": weight, "title": _("Tulosluettelo")}
+    ``points`` maps a place to the cup points each player earns for it, as the cup app decides them (the
+    event's weight and the season's points table); None when the event gives no cup points."""
+    rows = [(place, pair, None if points is None else points.get(place)) for place, pair in snap.ranking()]
+    context = {
+        "event": snap.event, "rows": rows, "complete": snap.complete, "cup": points is not None,
+        "title": _("Tulosluettelo"),
+    }
     return render_pdf("print/results.html", context)

@@ -1,12 +1,14 @@
-"""The read side of results: load a match's stored entries, fold them through the rules engine, rank groups.
+"""The read side of results as pure functions over loaded rows: a match's stored lines folded through the
+rules engine, a scoresheet line by line, and the ranking of groups.
 
-Nothing here is stored: every figure (points, rises, totals, winner, match points, standings) is
-computed by ``scoring`` from the facts in the database, in a fixed number of queries per page.
+Nothing here touches the database. ``tournaments.readmodel`` loads an event's facts in a fixed number of
+queries and calls these functions once per change of the facts; the pages, the API, the PDFs, the
+workbooks, the cup and the team competition read what it derived. Every figure (points, rises, totals,
+winner, match points, standings) comes from ``scoring``.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -14,16 +16,19 @@ from scoring import match as engine
 from scoring import standings as standings_core
 from scoring.deal import ByPair, Game, Pair
 from scoring.errors import ScoringError
-from tournaments.models import Entry, Match, PaperResult, Playoff
+from tournaments.models import Entry, Match, PaperResult
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Outcome:
-    """A match's result as the pages need it; totals and match points per pair id."""
+    """A match's result as the pages need it; totals and match points as (pair A, pair B).
+
+    ``error`` is the engine's error code when stored lines no longer fold (a safety net: lines are
+    validated before they are saved)."""
 
     status: str  # scheduled, playing, finished, annulled
     finished: bool = False
-    winner: int | None = None
+    winner: int | None = None  # the winning pair's id
     tuppi: bool = False
     totals: tuple[int, int] = (0, 0)
     match_points: tuple[int, int] | None = None
@@ -31,53 +36,80 @@ class Outcome:
     up: str | None = None
     rise: int = 0
     paper: bool = False
-    error: ScoringError | None = None
+    forfeit: str | None = None  # "A" or "B": the pair that forfeited (RULES.md §3)
+    error: str | None = None
+
+
+ANNULLED = Outcome(status=Match.Status.ANNULLED)
+SCHEDULED = Outcome(status=Match.Status.SCHEDULED)
+
+# A stored scoresheet line as the read model loads it (``Entry`` columns, in this order).
+LINE_FIELDS = ("kind", "game", "caller_seat", "tricks_a", "tricks_b", "penalised", "pair", "points")
+# A stored paper result as the read model loads it (``PaperResult`` columns, in this order).
+PAPER_FIELDS = ("total_a", "total_b", "deals_played", "tuppi", "deciding_winner")
+
+
+def engine_entry(kind, game, caller_seat, tricks_a, tricks_b, penalised, pair, points) -> engine.Entry:
+    """One stored scoresheet line (its ``LINE_FIELDS``) as the engine's entry."""
+    if kind == Entry.Kind.DEAL:
+        caller = engine.pair_of_seat(caller_seat) if caller_seat else None
+        return engine.Deal(Game(game), ByPair(tricks_a, tricks_b), caller, penalised)
+    if kind == Entry.Kind.POINTS:
+        return engine.PointsPenalty(Pair(pair), points or engine.PENALTY_POINTS)
+    if kind == Entry.Kind.TUPPI:
+        return engine.TuppiPenalty(Pair(pair))
+    return engine.Forfeit(Pair(pair))
 
 
 def to_engine(row: Entry) -> engine.Entry:
-    """A stored scoresheet line as the engine's entry."""
-    if row.kind == Entry.Kind.DEAL:
-        caller = engine.pair_of_seat(row.caller_seat) if row.caller_seat else None
-        return engine.Deal(Game(row.game), ByPair(row.tricks_a, row.tricks_b), caller, row.penalised)
-    if row.kind == Entry.Kind.POINTS:
-        return engine.PointsPenalty(Pair(row.pair), row.points or engine.PENALTY_POINTS)
-    if row.kind == Entry.Kind.TUPPI:
-        return engine.TuppiPenalty(Pair(row.pair))
-    return engine.Forfeit(Pair(row.pair))
+    """A stored scoresheet line (a model row) as the engine's entry."""
+    return engine_entry(*(getattr(row, field) for field in LINE_FIELDS))
 
 
 def fold_rows(match: Match, rows: Sequence[Entry]) -> engine.MatchState:
     return engine.fold([to_engine(r) for r in rows], match.deals_planned)
 
 
-def outcome(match: Match, rows: Sequence[Entry], paper: PaperResult | None) -> Outcome:
-    if match.status == Match.Status.ANNULLED:
-        return Outcome(status="annulled")
+def fold_outcome(
+    status: str, deals_planned: int, pair_ids: tuple[int, int], lines: Sequence[engine.Entry], paper: tuple | None
+) -> Outcome:
+    """A match's outcome from its stored workflow status, its lines (engine entries) or its paper result
+    (``PAPER_FIELDS``). ``pair_ids`` are pair A's and pair B's ids."""
+    if status == Match.Status.ANNULLED:
+        return ANNULLED
     if paper is not None:
+        total_a, total_b, deals_played, tuppi, deciding_winner = paper
         try:
             result = engine.paper_result(
-                paper.total_a, paper.total_b, match.deals_planned, paper.deals_played,
-                tuppi=paper.tuppi or None, deciding_winner=paper.deciding_winner or None,
+                total_a, total_b, deals_planned, deals_played,
+                tuppi=tuppi or None, deciding_winner=deciding_winner or None,
             )
         except ScoringError as exc:
-            return Outcome(status="playing", error=exc, paper=True)
-        winner = match.pair_a_id if result.winner == Pair.A else match.pair_b_id
+            return Outcome(status=Match.Status.PLAYING, error=exc.code, paper=True)
         return Outcome(
-            status="finished", finished=True, winner=winner, tuppi=result.tuppi,
-            totals=(paper.total_a, paper.total_b), match_points=(result.match_points.a, result.match_points.b),
-            deals_played=paper.deals_played, paper=True,
+            status=Match.Status.FINISHED, finished=True,
+            winner=pair_ids[0] if result.winner == Pair.A else pair_ids[1], tuppi=result.tuppi,
+            totals=(total_a, total_b), match_points=(result.match_points.a, result.match_points.b),
+            deals_played=deals_played, paper=True,
         )
-    if not rows:
-        return Outcome(status="scheduled")
+    if not lines:
+        return SCHEDULED
     try:
-        state = fold_rows(match, rows)
+        state = engine.fold(lines, deals_planned)
     except ScoringError as exc:  # stored lines are validated before saving; this is a safety net
-        return Outcome(status="playing", error=exc)
+        return Outcome(status=Match.Status.PLAYING, error=exc.code)
+    return outcome_of_state(state, pair_ids, lines)
+
+
+def outcome_of_state(state: engine.MatchState, pair_ids: tuple[int, int], lines=()) -> Outcome:
     winner = None
     if state.winner is not None:
-        winner = match.pair_a_id if state.winner == Pair.A else match.pair_b_id
+        winner = pair_ids[0] if state.winner == Pair.A else pair_ids[1]
+    forfeit = None
+    if state.ended_by is engine.EndedBy.FORFEIT and lines:
+        forfeit = str(lines[-1].pair)
     return Outcome(
-        status="finished" if state.finished else "playing",
+        status=Match.Status.FINISHED if state.finished else Match.Status.PLAYING,
         finished=state.finished,
         winner=winner,
         tuppi=state.tuppi,
@@ -86,74 +118,81 @@ def outcome(match: Match, rows: Sequence[Entry], paper: PaperResult | None) -> O
         deals_played=state.deals_played,
         up=None if state.up is None else str(state.up),
         rise=state.rise,
+        forfeit=forfeit,
     )
 
 
-def load_outcomes(matches: Iterable[Match]) -> dict[int, Outcome]:
-    """Outcomes of many matches in two queries (entries and paper results), whatever their number."""
-    matches = list(matches)
-    ids = [m.pk for m in matches]
-    rows: dict[int, list[Entry]] = defaultdict(list)
-    for row in Entry.objects.filter(match_id__in=ids).order_by("match_id", "position"):
-        rows[row.match_id].append(row)
-    papers = {p.match_id: p for p in PaperResult.objects.filter(match_id__in=ids)}
-    return {m.pk: outcome(m, rows.get(m.pk, []), papers.get(m.pk)) for m in matches}
+def paper_tuple(paper: PaperResult | None) -> tuple | None:
+    return None if paper is None else tuple(getattr(paper, field) for field in PAPER_FIELDS)
+
+
+def outcome(match: Match, rows: Sequence[Entry], paper: PaperResult | None) -> Outcome:
+    """One match's outcome from its model rows (the scoresheet pages, which load one match)."""
+    return fold_outcome(
+        match.status, match.deals_planned, (match.pair_a_id, match.pair_b_id), [to_engine(r) for r in rows],
+        paper_tuple(paper),
+    )
+
+
+# --- group tables -----------------------------------------------------------------------------------
+
+
+def match_result(m) -> standings_core.MatchResult | None:
+    """A finished, counted match as the standings core takes it (``m`` has pair ids and ``.outcome``)."""
+    o = m.outcome
+    if not o.finished or o.match_points is None:
+        return None
+    a, b = m.pair_a_id, m.pair_b_id
+    return standings_core.MatchResult(
+        a, b, o.winner, {a: o.match_points[0], b: o.match_points[1]}, {a: o.totals[0], b: o.totals[1]}
+    )
 
 
 def standings(
-    pair_ids: Sequence[int], matches: Iterable[Match], outcomes: dict[int, Outcome], playoffs: Iterable[Playoff] = ()
+    pair_ids: Sequence[int], results: Sequence[standings_core.MatchResult], playoffs: Sequence[Sequence[int]] = (),
+    *, primary: str = "match_points",
 ) -> tuple[standings_core.Standing, ...]:
-    """A group's order by RULES.md §4, from its finished, non-annulled matches; withdrawn pairs are left out
-    by the caller (their matches are annulled)."""
-    results = []
-    for m in matches:
-        o = outcomes[m.pk]
-        if not o.finished or o.match_points is None:
-            continue
-        a, b = m.pair_a_id, m.pair_b_id
-        results.append(
-            standings_core.MatchResult(
-                a, b, o.winner, {a: o.match_points[0], b: o.match_points[1]}, {a: o.totals[0], b: o.totals[1]}
-            )
-        )
-    recorded = [standings_core.Playoff(tuple(p.order), tuple(p.order)) for p in playoffs]
+    """A group's order by RULES.md §4 from its finished, counted results; ``playoffs`` are the recorded
+    play-off orders (pair ids, best first). Withdrawn pairs are left out by the caller."""
+    recorded = [standings_core.Playoff(tuple(order), tuple(order)) for order in playoffs]
     try:
-        return standings_core.rank_group(list(pair_ids), results, recorded)
+        return standings_core.rank_group(list(pair_ids), results, recorded, primary=primary)
     except ScoringError as exc:
         if exc.code not in ("playoff_not_needed", "bad_playoff", "duplicate_playoff"):
             raise
     # A result was corrected after a play-off was recorded, and some play-off no longer fits a tie: keep
     # the ones that still do (the page then asks for the missing play-off again).
-    fitting = []
+    fitting: list = []
     for playoff in recorded:
         try:
-            standings_core.rank_group(list(pair_ids), results, [*fitting, playoff])
+            standings_core.rank_group(list(pair_ids), results, [*fitting, playoff], primary=primary)
         except ScoringError:
             continue
         fitting.append(playoff)
-    return standings_core.rank_group(list(pair_ids), results, fitting)
-
-
-# --- group tables for pages and the API -------------------------------------------------------------
+    return standings_core.rank_group(list(pair_ids), results, fitting, primary=primary)
 
 
 @dataclass(frozen=True)
 class Row:
     standing: standings_core.Standing
-    pair: object  # tournaments.models.Pair
+    pair: object  # the pair as the read model shows it (``readmodel.PairView``)
 
 
 @dataclass(frozen=True)
 class GroupTable:
-    group: object  # tournaments.models.Group
+    group: object  # ``readmodel.GroupView``
     rows: tuple[Row, ...]
     withdrawn: tuple  # pairs withdrawn from the group: shown apart, counted nowhere
-    matches: tuple  # the group's matches, with ``.outcome`` set
+    matches: tuple  # the group's matches (``readmodel.MatchView``, with ``.outcome``)
     cross: dict  # (pair id, pair id) -> standings_core.CrossCell | None
 
     @property
     def finished(self) -> bool:
-        return all(m.outcome.finished or m.outcome.status == "annulled" for m in self.matches)
+        return all(m.outcome.finished or m.outcome.status == Match.Status.ANNULLED for m in self.matches)
+
+    @property
+    def started(self) -> bool:
+        return any(m.outcome.status != Match.Status.SCHEDULED for m in self.matches)
 
     @property
     def playoff_needed(self) -> bool:
@@ -163,7 +202,7 @@ class GroupTable:
     def cross_rows(self) -> list:
         """The cross table in standings order: (pair, [(opponent, its CrossCell or None), …])."""
         pairs = [r.pair for r in self.rows]
-        return [(x, [(y, self.cross.get((x.pk, y.pk)) if x != y else None) for y in pairs]) for x in pairs]
+        return [(x, [(y, self.cross.get((x.pk, y.pk)) if x is not y else None) for y in pairs]) for x in pairs]
 
     @property
     def playoff_sets(self) -> list[tuple[Row, ...]]:
@@ -174,76 +213,42 @@ class GroupTable:
                 sets.setdefault(r.standing.rank, []).append(r)
         return [tuple(rows) for rows in sets.values()]
 
+    def row_of(self, pair_id: int) -> Row | None:
+        return next((r for r in self.rows if r.pair.pk == pair_id), None)
 
-def stage_tables(event, stage: str = "saturday", *, group_id: int | None = None) -> list[GroupTable]:
-    """Every group of a stage with its standings, cross table and matches, in a fixed number of queries."""
-    from scoring.draw import group_name_key
-    from tournaments.models import Group, GroupEntry
-    from tournaments.views.common import pair_members_prefetch
 
-    groups = Group.objects.filter(event=event, stage=stage)
-    if group_id is not None:
-        groups = groups.filter(pk=group_id)
-    groups = sorted(groups, key=lambda g: group_name_key(g.name))
-    group_ids = [g.pk for g in groups]
-    entries = (
-        GroupEntry.objects.filter(group_id__in=group_ids)
-        .select_related("pair__club")
-        .prefetch_related(pair_members_prefetch("pair__"))
-        .order_by("group_id", "slot")
+def group_table(group, pairs: Sequence, matches: Sequence, playoffs: Iterable[Sequence[int]] = (),
+                *, primary: str = "match_points") -> GroupTable:
+    """One group's table from loaded rows: ``pairs`` in slot order (with ``.pk`` and ``.withdrawn_at``),
+    ``matches`` with pair ids and ``.outcome``, ``playoffs`` the recorded orders. Pure: the event's pages
+    and the cup rank groups only through this function.
+
+    A pair withdrawn before finishing its group has every match annulled and is not ranked; one that
+    withdrew after finishing it keeps its results (RULES.md §4), so it stays in the table."""
+    counted = [m for m in matches if m.outcome.status != Match.Status.ANNULLED]
+    in_play = {pair_id for m in counted for pair_id in (m.pair_a_id, m.pair_b_id)}
+    active = [p for p in pairs if p.withdrawn_at is None or p.pk in in_play]
+    by_id = {p.pk: p for p in active}
+    results = [r for r in (match_result(m) for m in counted) if r is not None]
+    ranked = standings([p.pk for p in active], results, list(playoffs), primary=primary)
+    return GroupTable(
+        group=group,
+        rows=tuple(Row(s, by_id[s.pair]) for s in ranked),
+        withdrawn=tuple(p for p in pairs if p.pk not in by_id),
+        matches=tuple(matches),
+        cross=dict(standings_core.cross_table([p.pk for p in active], results)),
     )
-    pairs_by_group: dict[int, list] = defaultdict(list)
-    for entry in entries:
-        pairs_by_group[entry.group_id].append(entry.pair)
-    matches = list(Match.objects.filter(group_id__in=group_ids).order_by("round", "table"))
-    outcomes = load_outcomes(matches)
-    matches_by_group: dict[int, list[Match]] = defaultdict(list)
-    for m in matches:
-        m.outcome = outcomes[m.pk]
-        matches_by_group[m.group_id].append(m)
-    playoffs: dict[int, list[Playoff]] = defaultdict(list)
-    for p in Playoff.objects.filter(group_id__in=group_ids):
-        playoffs[p.group_id].append(p)
-
-    tables = []
-    for group in groups:
-        pairs = pairs_by_group[group.pk]
-        by_id = {p.pk: p for p in pairs}
-        group_matches = matches_by_group[group.pk]
-        for m in group_matches:
-            m.pair_a, m.pair_b = by_id[m.pair_a_id], by_id[m.pair_b_id]
-        counted = [m for m in group_matches if m.outcome.status != "annulled"]
-        # A pair withdrawn before finishing its group has every match annulled and is not ranked; one
-        # that withdrew after finishing it keeps its results (RULES.md §4), so it stays in the table.
-        in_play = {pair_id for m in counted for pair_id in (m.pair_a_id, m.pair_b_id)}
-        active = [p.pk for p in pairs if p.withdrawn_at is None or p.pk in in_play]
-        ranked = standings(active, counted, outcomes, playoffs[group.pk])
-        results = [
-            standings_core.MatchResult(
-                m.pair_a_id, m.pair_b_id, m.outcome.winner,
-                {m.pair_a_id: m.outcome.match_points[0], m.pair_b_id: m.outcome.match_points[1]},
-                {m.pair_a_id: m.outcome.totals[0], m.pair_b_id: m.outcome.totals[1]},
-            )
-            for m in counted
-            if m.outcome.finished and m.outcome.match_points is not None
-        ]
-        tables.append(
-            GroupTable(
-                group=group,
-                rows=tuple(Row(s, by_id[s.pair]) for s in ranked),
-                withdrawn=tuple(p for p in pairs if p.pk not in active),
-                matches=tuple(group_matches),
-                cross=dict(standings_core.cross_table(active, results)),
-            )
-        )
-    return tables
-
-
-def group_table(group) -> GroupTable:
-    return stage_tables(group.event, group.stage, group_id=group.pk)[0]
 
 
 # --- one scoresheet, line by line -------------------------------------------------------------------
+
+# The short notation of the scoresheet's "game" column (RULES.md §1, §3), one place for every page, the
+# history, the PDFs: R rami, N nolo, P points penalty, T tuppi penalty, L forfeit (*luovutus*).
+SHORT_LABELS = {"rami": "R", "nolo": "N", Entry.Kind.POINTS: "P", Entry.Kind.TUPPI: "T", Entry.Kind.FORFEIT: "L"}
+
+
+def short_label(kind: str, game: str = "") -> str:
+    return SHORT_LABELS[game] if kind == Entry.Kind.DEAL else SHORT_LABELS[kind]
 
 
 @dataclass(frozen=True)
@@ -264,28 +269,27 @@ class SheetLine:
 
 
 def sheet(match: Match, rows: Sequence[Entry]) -> tuple[tuple[SheetLine, ...], engine.MatchState | None]:
-    """The scoresheet's lines and the final state; a stored sheet the engine refuses gives no lines."""
+    """The scoresheet's lines and the final state, from one fold; a stored sheet the engine refuses gives
+    no lines."""
     if not rows:
         return (), engine.start(match.deals_planned)
     try:
-        engine_lines = engine.lines([to_engine(r) for r in rows], match.deals_planned)
+        engine_lines, state = engine.sheet([to_engine(r) for r in rows], match.deals_planned)
     except ScoringError:
         return (), None
-    labels = {Entry.Kind.POINTS: "P", Entry.Kind.TUPPI: "T", Entry.Kind.FORFEIT: "L"}
     out = []
     for row, line in zip(rows, engine_lines, strict=True):
-        label = ("R" if row.game == "rami" else "N") if row.kind == Entry.Kind.DEAL else labels[row.kind]
-        tricks = f"{row.tricks_a}–{row.tricks_b}" if row.kind == Entry.Kind.DEAL else ""
         up = None if line.up is None else str(line.up)
         out.append(
             SheetLine(
-                row=row, deal=line.deal, label=label, caller_seat=row.caller_seat, tricks=tricks,
+                row=row, deal=line.deal, label=short_label(row.kind, row.game), caller_seat=row.caller_seat,
+                tricks=f"{row.tricks_a}–{row.tricks_b}" if row.kind == Entry.Kind.DEAL else "",
                 points=line.points, winner=str(line.winner),
                 rise_a=line.rise if up == "A" else None, rise_b=line.rise if up == "B" else None,
                 ended=None if line.ended is None else str(line.ended), totals=(line.totals.a, line.totals.b),
             )
         )
-    return tuple(out), engine.fold([to_engine(r) for r in rows], match.deals_planned)
+    return tuple(out), state
 
 
 def from_engine(entry: engine.Entry, match: Match, position: int, *, seat_choice: int = 0) -> Entry:

@@ -14,6 +14,8 @@ from scoring import draw as draw_core
 from scoring import match as match_engine
 from scoring import schedule as schedule_core
 from scoring.errors import ScoringError
+from tournaments import readmodel, versions
+from tournaments.engine_messages import message
 from tournaments.models import (
     Club,
     DrawSwap,
@@ -30,6 +32,7 @@ from tournaments.models import (
     ResultChange,
     SeasonClub,
 )
+from tournaments.results import fold_rows
 from tournaments.signals import result_changed
 
 
@@ -51,7 +54,7 @@ def create_pair(event: Event, player1: Player, player2: Player, club: Club) -> P
         )
     if event.drawn_at is not None:
         raise ValidationError(_("Lohkot on jo arvottu: uusia pareja ei voi enää lisätä."), code="drawn")
-    Event.objects.select_for_update().filter(pk=event.pk).first()  # serialise pair numbers per event
+    versions.lock(event.pk)  # serialises pair numbers per event
     number = (Pair.objects.filter(event=event).aggregate(n=Max("number"))["n"] or 0) + 1
     try:
         with transaction.atomic():
@@ -79,6 +82,7 @@ def withdraw_pair(pair: Pair) -> int:
     struck through, counted nowhere (RULES.md §4). Returns how many matches were annulled."""
     if pair.withdrawn_at is not None:
         return 0
+    versions.lock(pair.event_id)
     pair.withdrawn_at = timezone.now()
     pair.save(update_fields=["withdrawn_at"])
     group_matches = Match.objects.filter(stage="saturday").filter(pair_a=pair) | Match.objects.filter(
@@ -95,6 +99,7 @@ def withdraw_absent(event: Event) -> int:
     """The morning check-in: every pair not marked present is withdrawn. Only before the draw."""
     if event.drawn_at is not None:
         raise ValidationError(_("Lohkot on jo arvottu."), code="drawn")
+    versions.lock(event.pk)
     return Pair.objects.filter(event=event, checked_in=False, withdrawn_at__isnull=True).update(
         withdrawn_at=timezone.now()
     )
@@ -137,7 +142,7 @@ def draw_groups(event: Event, user, *, seed: int | None = None) -> None:
 
     A redraw (a new seed) replaces the previous draw and its swaps; refused once a result exists.
     """
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = versions.lock(event.pk)
     if draw_locked(event):
         raise ValidationError(_("Ensimmäinen tulos on jo kirjattu: arvonta on lukittu."), code="locked")
     pairs = list(Pair.objects.filter(event=event, withdrawn_at__isnull=True).only("pk", "club_id"))
@@ -169,7 +174,7 @@ def current_groups(event: Event) -> tuple[tuple[int, ...], ...]:
 @transaction.atomic
 def swap_pairs(event: Event, pair_x: Pair, pair_y: Pair, user) -> None:
     """Exchange two pairs of different groups and remake the schedule; refused once a result exists."""
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = versions.lock(event.pk)
     if event.drawn_at is None:
         raise ValidationError(_("Lohkoja ei ole vielä arvottu."), code="not_drawn")
     if draw_locked(event):
@@ -290,9 +295,20 @@ def _snapshot(match: Match) -> dict:
     }
 
 
-def _locked_match(match_id: int, version: int | None, actor: Actor) -> Match:
-    """The match, locked for this transaction, after the checks every result change shares."""
-    match = Match.objects.select_for_update().select_related("event").get(pk=match_id)
+def _locked_match(match: Match, version: int | None, actor: Actor) -> Match:
+    """The match, locked for this transaction, after the checks every result change shares.
+
+    The event is locked first (and its results version bumped), then the match: every writer takes its
+    locks in this order, so a result saved while the organiser redraws waits for the redraw instead of
+    deadlocking with it, and then finds out that its match is gone."""
+    versions.lock(match.event_id)
+    try:
+        match = Match.objects.select_for_update().select_related("event").get(pk=match.pk)
+    except Match.DoesNotExist:
+        raise ResultRefused(
+            _("Ottelua ei enää ole: lohkot on arvottu uudelleen. Avaa ottelu uudelleen otteluohjelmasta."),
+            code="gone",
+        ) from None
     if match.status == Match.Status.ANNULLED:
         raise ResultRefused(_("Ottelu on mitätöity: sille ei kirjata tulosta."), code="annulled")
     if match.confirmed_at is not None and not actor.is_organiser:
@@ -311,9 +327,6 @@ def _locked_match(match_id: int, version: int | None, actor: Actor) -> Match:
 
 
 def _fold_or_refuse(match: Match, rows: list[Entry]):
-    from tournaments.engine_messages import message
-    from tournaments.results import fold_rows
-
     try:
         return fold_rows(match, rows)
     except ScoringError as exc:
@@ -341,7 +354,7 @@ def _status(state) -> str:
 @transaction.atomic
 def add_entry(match: Match, data: EntryData, *, version: int | None, actor: Actor) -> Match:
     """Append one line to the scoresheet; the engine checks it against everything before it."""
-    match = _locked_match(match.pk, version, actor)
+    match = _locked_match(match, version, actor)
     if PaperResult.objects.filter(match=match).exists():
         raise ResultRefused(
             _("Ottelulle on kirjattu tulos paperipöytäkirjasta. Poista se ennen jakojen kirjaamista."), code="paper"
@@ -357,7 +370,7 @@ def add_entry(match: Match, data: EntryData, *, version: int | None, actor: Acto
 @transaction.atomic
 def replace_entry(match: Match, position: int, data: EntryData, *, version: int | None, actor: Actor) -> Match:
     """Correct an earlier line; everything after it is recomputed, and refused if it no longer holds."""
-    match = _locked_match(match.pk, version, actor)
+    match = _locked_match(match, version, actor)
     before = _snapshot(match)
     rows = list(match.entries.order_by("position"))
     if not 1 <= position <= len(rows):
@@ -372,7 +385,7 @@ def replace_entry(match: Match, position: int, data: EntryData, *, version: int 
 
 @transaction.atomic
 def delete_last_entry(match: Match, *, version: int | None, actor: Actor) -> Match:
-    match = _locked_match(match.pk, version, actor)
+    match = _locked_match(match, version, actor)
     before = _snapshot(match)
     rows = list(match.entries.order_by("position"))
     if not rows:
@@ -385,9 +398,7 @@ def delete_last_entry(match: Match, *, version: int | None, actor: Actor) -> Mat
 @transaction.atomic
 def save_paper(match: Match, data: PaperData, *, version: int | None, actor: Actor) -> Match:
     """The result from a paper scoresheet: both totals, tuppi or not, deals played (match points follow)."""
-    from tournaments.engine_messages import message
-
-    match = _locked_match(match.pk, version, actor)
+    match = _locked_match(match, version, actor)
     if match.entries.exists():
         raise ResultRefused(
             _("Ottelulle on kirjattu jakoja: korjaa ne pöytäkirjaan tai poista ne ensin."), code="has_entries"
@@ -406,7 +417,7 @@ def save_paper(match: Match, data: PaperData, *, version: int | None, actor: Act
 
 @transaction.atomic
 def clear_paper(match: Match, *, version: int | None, actor: Actor) -> Match:
-    match = _locked_match(match.pk, version, actor)
+    match = _locked_match(match, version, actor)
     if not PaperResult.objects.filter(match=match).exists():
         # nothing to clear; and a match with scoresheet lines must not be reset to "scheduled"
         raise ResultRefused(_("Ottelulle ei ole kirjattu tulosta paperipöytäkirjasta."), code="no_paper")
@@ -419,7 +430,7 @@ def clear_paper(match: Match, *, version: int | None, actor: Actor) -> Match:
 def set_confirmed(match: Match, confirmed: bool, *, user) -> Match:
     """An organiser confirms a finished result (the secret link stops working for it) or reopens it."""
     actor = Actor(user=user)
-    match = _locked_match(match.pk, None, actor)
+    match = _locked_match(match, None, actor)
     if confirmed and match.status != Match.Status.FINISHED:
         raise ResultRefused(_("Vain päättyneen ottelun tuloksen voi vahvistaa."), code="unfinished")
     before = _snapshot(match)
@@ -432,9 +443,8 @@ def set_confirmed(match: Match, confirmed: bool, *, user) -> Match:
 @transaction.atomic
 def record_playoff(group: Group, order: list[int], *, user) -> Playoff:
     """The organiser records a play-off's order for pairs level after every tie-break (RULES.md §4 step 5)."""
-    from tournaments.results import group_table
-
-    table = group_table(group)
+    versions.lock(group.event_id)
+    table = readmodel.build(group.event_id, stages=(group.stage,)).table(group.pk)
     level = {row.standing.pair for row in table.rows if row.standing.playoff_required}
     if len(order) < 2 or len(set(order)) != len(order) or not set(order) <= level:
         raise ResultRefused(_("Valitse järjestys vain uusintaa tarvitseville pareille."), code="bad_playoff")

@@ -9,9 +9,9 @@ from collections.abc import Iterable
 from django.db import transaction
 
 from scoring.random_match import random_match
-from tournaments import services
+from tournaments import readmodel, services, versions
 from tournaments.models import Club, Entry, Event, Match, Player, Playoff
-from tournaments.results import fold_rows, from_engine, stage_tables
+from tournaments.results import fold_rows, from_engine
 
 
 def ensure_registry() -> bool:
@@ -55,6 +55,8 @@ def play_matches(matches: Iterable[Match], rng: random.Random) -> int:
         match.version += 1
     Entry.objects.bulk_create(rows)
     Match.objects.bulk_update(matches, ["status", "version"])
+    for event_id in {m.event_id for m in matches}:
+        versions.bump(event_id)
     return len(matches)
 
 
@@ -62,7 +64,8 @@ def play_matches(matches: Iterable[Match], rng: random.Random) -> int:
 def settle_playoffs(event: Event, rng: random.Random, stage: str = "saturday") -> int:
     """Record a random play-off order for every tie that needs one in a finished group."""
     count = 0
-    for table in stage_tables(event, stage):
+    versions.lock(event.pk)
+    for table in readmodel.build(event.pk, stages=(stage,)).stage_tables(stage):
         if not table.finished:
             continue
         tied: dict[int, list[int]] = {}
@@ -72,7 +75,7 @@ def settle_playoffs(event: Event, rng: random.Random, stage: str = "saturday") -
         for pair_ids in tied.values():
             order = list(pair_ids)
             rng.shuffle(order)
-            Playoff.objects.create(group=table.group, order=order)
+            Playoff.objects.create(group_id=table.group.pk, order=order)
             count += 1
     return count
 

@@ -17,21 +17,21 @@ from django.utils.translation import gettext as _
 from scoring import schedule as schedule_core
 from scoring import sunday as sunday_core
 from scoring.errors import ScoringError
+from tournaments import readmodel, versions
 from tournaments.models import Event, Group, GroupEntry, Match, SeedingCorrection
-from tournaments.results import load_outcomes, stage_tables
 from tournaments.signals import result_changed
 
 SATURDAY, SUNDAY, PLACEMENT = "saturday", "sunday", "placement"
 SUNDAY_NAMES = ("1", "2", "3", "4")
 
 
-def saturday_blockers(event: Event) -> list[str]:
+def saturday_blockers(snap: readmodel.EventSnapshot) -> list[str]:
     """Why the event cannot advance yet, one Finnish sentence per reason (empty when it can).
 
     A tie that needs a play-off blocks only when it touches the advancing places; ties further down
     share their place (RULES.md §5, places 17 and on) and need no play-off.
     """
-    tables = stage_tables(event, SATURDAY)
+    tables = snap.stage_tables(SATURDAY)
     if len(tables) not in (8, 16):
         return [_("Sunnuntaihin edetään vain kahdeksasta tai kuudestatoista alkulohkosta.")]
     per_group = sunday_core.advancing(len(tables))
@@ -56,15 +56,16 @@ def sunday_started(event: Event) -> bool:
 @transaction.atomic
 def advance(event: Event, user) -> None:
     """Form the four Sunday groups from the Saturday tables by the seeding chart and schedule them."""
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = versions.lock(event.pk)
     if event.format != Event.Format.STANDARD:
         raise ValidationError(_("Yksivaiheisessa kisassa ei ole sunnuntain lohkoja."), code="one_stage")
     if Group.objects.filter(event=event, stage=SUNDAY).exists():
         raise ValidationError(_("Sunnuntain lohkot on jo muodostettu."), code="done")
-    reasons = saturday_blockers(event)
+    snap = readmodel.build(event.pk, stages=(SATURDAY,))
+    reasons = saturday_blockers(snap)
     if reasons:
         raise ValidationError(" ".join(reasons), code="not_ready")
-    tables = stage_tables(event, SATURDAY)
+    tables = snap.stage_tables(SATURDAY)
     standings = {t.group.name: [r.pair.pk for r in t.rows] for t in tables}
     try:
         groups = sunday_core.sunday_groups(standings, len(tables))
@@ -76,7 +77,7 @@ def advance(event: Event, user) -> None:
 @transaction.atomic
 def correct_seeding(event: Event, groups: list[list[int]], user) -> None:
     """Replace the Sunday seeding with the organiser's correction, until Sunday's first result."""
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = versions.lock(event.pk)
     before = current_seeding(event)
     if not before:
         raise ValidationError(_("Sunnuntain lohkoja ei ole vielä muodostettu."), code="not_advanced")
@@ -132,21 +133,6 @@ def _store_sunday(event: Event, groups) -> None:
 # --- placement matches ------------------------------------------------------------------------------
 
 
-def _placement_rows(event: Event) -> list[Match]:
-    return list(Match.objects.filter(event=event, stage=PLACEMENT).order_by("tier", "placement_round", "slot"))
-
-
-def _core_matches(matches: list[Match]) -> list[sunday_core.PlacementMatch]:
-    outcomes = {m.pk: m.outcome for m in matches} if all(hasattr(m, "outcome") for m in matches) else load_outcomes(matches)
-    return [
-        sunday_core.PlacementMatch(
-            m.tier, m.placement_round, m.slot, m.pair_a_id, m.pair_b_id,
-            outcomes[m.pk].winner if outcomes[m.pk].finished else None,
-        )
-        for m in matches
-    ]
-
-
 @transaction.atomic
 def create_placements(event: Event) -> int:
     """Create every placement match whose pairs are known and that does not exist yet; returns how many.
@@ -155,16 +141,18 @@ def create_placements(event: Event) -> int:
     and third-place match when both of its semifinals have winners (RULES.md §5). Called after every
     Sunday or placement result and play-off, so the bracket fills itself.
     """
-    Event.objects.select_for_update().filter(pk=event.pk).first()
-    existing = _placement_rows(event)
+    versions.lock(event.pk)
+    snap = readmodel.build(event.pk, stages=(SUNDAY, PLACEMENT))
+    existing = snap.placements
     have = {(m.tier, m.placement_round, m.slot) for m in existing}
     new: list[sunday_core.PlacementMatch] = []
     if not any(m.placement_round == "semi" for m in existing):
-        tables = stage_tables(event, SUNDAY)
+        tables = snap.stage_tables(SUNDAY)
         if len(tables) == 4 and all(t.finished and not t.playoff_needed for t in tables):
             new.extend(sunday_core.placement_semis([[r.pair.pk for r in t.rows] for t in tables]))
     else:
-        new.extend(m for m in sunday_core.placement_finals(_core_matches(existing)) if (m.tier, m.round, m.slot) not in have)
+        core = readmodel.placement_core(existing)
+        new.extend(m for m in sunday_core.placement_finals(core) if (m.tier, m.round, m.slot) not in have)
     Match.objects.bulk_create(
         Match(
             event=event, stage=PLACEMENT, round=1 if m.round == "semi" else 2,
@@ -177,38 +165,11 @@ def create_placements(event: Event) -> int:
     return len(new)
 
 
-# --- final places -----------------------------------------------------------------------------------
-
-
-def final_places(event: Event, *, saturday=None, placements=None) -> list[tuple[int, int]] | None:
-    """(place, pair id) for every pair, or None until every place is known (RULES.md §5, §4 small events).
-
-    ``saturday`` (the Saturday group tables) and ``placements`` (placement matches with ``.outcome``) may
-    be passed by a caller that has loaded them already."""
-    saturday = stage_tables(event, SATURDAY) if saturday is None else saturday
-    if not saturday or not all(t.finished for t in saturday):
-        return None
-    rows = [
-        [(r.pair.pk, r.standing.rank, r.standing.match_points, r.standing.totals) for r in t.rows] for t in saturday
-    ]
-    if event.format == Event.Format.ONE_STAGE:
-        return sunday_core.one_stage_places(rows)
-    top16 = sunday_core.placement_places(_core_matches(_placement_rows(event) if placements is None else placements))
-    if len(top16) < sunday_core.TOP_PLACES:
-        return None
-    return sunday_core.final_places(top16, [row for group in rows for row in group])
-
-
-def partial_top_places(event: Event, *, placements=None) -> dict[int, int]:
-    """Places 1–16 decided so far by the placement matches: pair id → place."""
-    return sunday_core.placement_places(_core_matches(_placement_rows(event) if placements is None else placements))
-
-
 @transaction.atomic
 def publish(event: Event, user) -> None:
     """Mark the event finished: its final places are public and feed the season cup."""
-    event = Event.objects.select_for_update().get(pk=event.pk)
-    if final_places(event) is None:
+    event = versions.lock(event.pk)
+    if readmodel.build(event.pk).final_places is None:
         raise ValidationError(_("Kaikkia sijoja ei ole vielä ratkaistu."), code="incomplete")
     event.finished_at = timezone.now()
     event.save(update_fields=["finished_at"])

@@ -10,6 +10,7 @@ urlpatterns = [
     path("kisat/<slug:slug>/ohjelma/", public.schedule, name="schedule"),
     path("kisat/<slug:slug>/lohkot/<str:name>/", public.group, name="group"),
     path("kisat/<slug:slug>/ottelut/<int:match_id>/", public.match, name="match"),
+    path("kisat/<slug:slug>/parit/", public.pair_pick, name="pair_pick"),
     path("kisat/<slug:slug>/parit/<int:number>/", public.pair, name="pair"),
     path("kisat/<slug:slug>/sunnuntai/", sunday.public_sunday, name="sunday"),
     path("kisat/<slug:slug>/lopputulokset/", sunday.public_results, name="final_places"),

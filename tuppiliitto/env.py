@@ -42,6 +42,54 @@ def env_list(name: str, *, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def env_choice(name: str, choices: tuple[str, ...], *, default: str) -> str:
+    """One of ``choices`` (the first is not special: ``default`` is used when the variable is unset)."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    value = raw.strip().lower()
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not one of: {', '.join(choices)}.")
+    return value
+
+
+def cache_from_env(base_dir: Path) -> dict:
+    """``CACHE_URL``: the shared cache every worker process reads the derived snapshots from.
+
+    Unset: a file cache in ``<project>/var/cache`` (shared by the processes of one machine, no server
+    needed). ``redis://host:6379/0`` (or ``rediss://``): Django's Redis backend, for several application
+    servers. ``file:///path``: a file cache there. ``locmem://``: this process only (one process).
+    ``db://table``: the database cache (run ``manage.py createcachetable``)."""
+    url = os.environ.get("CACHE_URL", "").strip()
+    scheme, _sep, rest = url.partition("://")
+    scheme = scheme.lower()
+    common = {"TIMEOUT": 60 * 30}
+    if not url:
+        return {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(base_dir / "var" / "cache"),
+            "OPTIONS": {"MAX_ENTRIES": 5000, "CULL_FREQUENCY": 4},
+            **common,
+        }
+    if scheme in ("redis", "rediss"):
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url, **common}
+    if scheme == "file" and rest.startswith("/"):
+        return {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": rest,
+            "OPTIONS": {"MAX_ENTRIES": 5000, "CULL_FREQUENCY": 4},
+            **common,
+        }
+    if scheme == "locmem":
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": rest or "tuppi", **common}
+    if scheme == "db" and rest:
+        return {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": rest, **common}
+    raise ImproperlyConfigured(
+        f"CACHE_URL={url!r} is not supported: use redis://host:6379/0, file:///path, locmem:// or db://table "
+        "(or leave it unset for a file cache in the project folder)."
+    )
+
+
 def database_from_env(base_dir: Path) -> dict:
     url = os.environ.get("DATABASE_URL", "").strip()
     if not url:

@@ -24,7 +24,7 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from tuppiliitto.env import database_from_env, env_bool, env_list
+from tuppiliitto.env import cache_from_env, database_from_env, env_bool, env_choice, env_list
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -102,6 +102,15 @@ WSGI_APPLICATION = "tuppiliitto.wsgi.application"
 
 DATABASES = {"default": database_from_env(BASE_DIR)}
 
+# The shared cache of derived snapshots and page fragments (tournaments/caching.py): see CACHE_URL.
+CACHES = {"default": cache_from_env(BASE_DIR)}
+
+# The rules' two switches (RULES.md §3 and §4), passed explicitly into the rules engine:
+# an overwhelming points win is read on the winner's total (the Decision) or on the margin;
+# the first standings step is match points (the Decision) or match wins.
+TUPPI_OVERWHELMING_RULE = env_choice("TUPPI_OVERWHELMING_RULE", ("winner_total", "margin"), default="winner_total")
+TUPPI_STANDINGS_FIRST = env_choice("TUPPI_STANDINGS_FIRST", ("match_points", "wins"), default="match_points")
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -111,15 +120,6 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "organiser:home"
-LOGOUT_REDIRECT_URL = "home"
-
-# Finnish first, English complete.
-LANGUAGE_CODE = "fi"
-LANGUAGES = [("fi", _("suomi")), ("en", _("English"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
-TIME_ZONE = "Europe/Helsinki"
 # Login throttling (django-axes): 5 failed attempts for one user name from one address within 15 minutes
 # lock that user name out from that address for 15 minutes; the login page says so (tuppiliitto/logins.py).
 AUTHENTICATION_BACKENDS = [
@@ -134,6 +134,15 @@ AXES_LOCKOUT_CALLABLE = "tuppiliitto.logins.locked_out"
 AXES_CLIENT_IP_CALLABLE = "tuppiliitto.logins.client_address"
 TRUSTED_PROXIES = int(os.environ.get("DJANGO_TRUSTED_PROXIES", "0") or 0)
 
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "organiser:home"
+LOGOUT_REDIRECT_URL = "home"
+
+# Finnish first, English complete.
+LANGUAGE_CODE = "fi"
+LANGUAGES = [("fi", _("suomi")), ("en", _("English"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = "Europe/Helsinki"
 USE_I18N = True
 USE_TZ = True
 
@@ -163,17 +172,6 @@ if SECURE:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
-SECURE_REFERRER_POLICY = "same-origin"
-X_FRAME_OPTIONS = "DENY"
-
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    # a refused request (403, 400…) in one line, without a traceback; server errors keep theirs
-    "filters": {"one_line_client_errors": {"()": "tuppiliitto.logfilters.OneLineClientErrors"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["one_line_client_errors"]}},
-    "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
-}
 # Content-Security-Policy (django-csp 4): the site's own scripts, styles, images and fonts only; no inline
 # script, event handler, <style> or style attribute anywhere (htmx is told not to add its own <style>:
 # base.html). img-src also allows data: for the QR codes the team page draws as data: URIs.
@@ -190,4 +188,15 @@ CONTENT_SECURITY_POLICY = {
         "base-uri": [NONE],
         "object-src": [NONE],
     }
+}
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    # a refused request (403, 400…) in one line, without a traceback; server errors keep theirs
+    "filters": {"one_line_client_errors": {"()": "tuppiliitto.logfilters.OneLineClientErrors"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["one_line_client_errors"]}},
+    "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }

@@ -16,3 +16,6 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast; te
 ALLOWED_HOSTS = ["*"]
 WHITENOISE_AUTOREFRESH = True  # no collectstatic before tests
 WHITENOISE_USE_FINDERS = True
+
+# One process: an in-memory cache (emptied before every test by tests/conftest.py).
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tests"}}

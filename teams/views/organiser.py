@@ -22,7 +22,7 @@ from teams.models import Team, TeamMatch
 from teams.views.common import match_context, search_candidates
 from tournaments.models import Event
 from tournaments.permissions import organiser_required
-from tournaments.views.printouts import pdf_response
+from tournaments.printing import pdf_response
 
 
 def team_organiser(view):

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from tournaments import sunday
+from tournaments import readmodel, sunday
 from tournaments.models import Event
 from tournaments.simulation import play_matches, settle_playoffs
 
@@ -59,7 +59,7 @@ def test_sunday_on_a_laptop_and_a_phone(browser, live_server, organiser):
     phone.goto(f"{live_server.url}/kisat/{event.slug}/lopputulokset/")
     places = phone.locator(".final-places li")
     expect(places).to_have_count(70)
-    winner = event.pairs.get(pk=sunday.final_places(event)[0][1])
+    winner = event.pairs.get(pk=readmodel.build(event.pk).final_places[0][1])
     expect(places.first).to_contain_text(winner.full_name)
     expect(places.first).to_contain_text(winner.club.name)
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

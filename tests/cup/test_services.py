@@ -1,7 +1,7 @@
 """The season cup computed from the database (cup.services) against hand-worked expectations.
 
 The hand-worked season and its arithmetic are in conftest.py. Further: a corrected result changes the
-cup with nothing stored; the batched final places equal tournaments.sunday.final_places; and the
+cup with nothing stored; batched snapshots equal single ones (tournaments.readmodel); and the
 hand-worked seasons of tests/scoring/cases/cup give the same rankings through the services layer.
 """
 
@@ -20,8 +20,8 @@ from django.db.models import Q
 from cup import services
 from cup.models import CupEvent
 from tests.cup.builders import beat, club, one_group_event, player
+from tournaments import readmodel, sunday
 from tournaments import services as tournament_services
-from tournaments import sunday
 from tournaments.models import Event, Match
 from tournaments.simulation import play_matches
 
@@ -161,10 +161,10 @@ def simulate(pairs: int, seed: int, until: str = "all") -> Event:
     return Event.objects.get(slug=out.getvalue().split()[-1])
 
 
-def test_batched_places_equal_final_places(db):
-    """cup.services.places_and_wins ranks many events at once; it must give exactly the places of
-    tournaments.sunday.final_places, event by event (two-day events, unfinished ones, one-stage ones
-    with a withdrawn pair), and match wins counted from every finished match."""
+def test_batched_snapshots_equal_single_ones(db):
+    """The cup loads its events' snapshots in one batch (readmodel.build_many): each must give exactly
+    the places of that event's own snapshot (two-day events, unfinished ones, one-stage ones with a
+    withdrawn pair), and match wins counted from every finished match."""
     full = [simulate(40, 11), simulate(24, 12)]
     unfinished = simulate(20, 13, until="sunday")
     k = club("Kemin Kasa")
@@ -189,26 +189,25 @@ def test_batched_places_equal_final_places(db):
     )
     assert tournament_services.withdraw_pair(late_pairs[2]) == 0
     events = [*full, unfinished, small, late]
-    batched = services.places_and_wins(events)
-    assert batched[late.pk].places == (
+    batched = readmodel.build_many([e.pk for e in events])
+    assert batched[late.pk].final_places == (
         (1, late_pairs[0].pk),
         (2, late_pairs[1].pk),
         (3, late_pairs[2].pk),
         (4, late_pairs[3].pk),
     )
     for event in events:
-        assert batched[event.pk].places == (
-            None if sunday.final_places(event) is None else tuple(sunday.final_places(event))
-        )
-    assert batched[unfinished.pk].places is None
-    assert len(batched[small.pk].places) == 4 and pairs[4].pk not in dict(
-        (p, q) for q, p in batched[small.pk].places
+        assert batched[event.pk].final_places == readmodel.build(event.pk).final_places
+        assert batched[event.pk].final_places is not None or event in (unfinished,)
+    assert batched[unfinished.pk].final_places is None
+    assert len(batched[small.pk].final_places) == 4 and pairs[4].pk not in dict(
+        (p, q) for q, p in batched[small.pk].final_places
     )
     # Match wins: in the small event, pair k (1-based) beat the pairs below it: 3, 2, 1, 0.
-    assert [batched[small.pk].wins.get(p.pk, 0) for p in pairs[:4]] == [3, 2, 1, 0]
+    assert [batched[small.pk].match_wins.get(p.pk, 0) for p in pairs[:4]] == [3, 2, 1, 0]
     # In a played weekend every finished match has one winner.
     played = Match.objects.filter(event=full[0], status="finished").count()
-    assert sum(batched[full[0].pk].wins.values()) == played
+    assert sum(batched[full[0].pk].match_wins.values()) == played
 
 
 def test_playing_on_after_sunday_keeps_places_equal(db):
@@ -217,10 +216,8 @@ def test_playing_on_after_sunday_keeps_places_equal(db):
     for _ in range(3):
         sunday.create_placements(event)
         play_matches(event.matches.filter(stage="placement"), rng)
-        assert services.places_and_wins([event])[event.pk].places == (
-            None if sunday.final_places(event) is None else tuple(sunday.final_places(event))
-        )
-    assert services.places_and_wins([event])[event.pk].places is not None
+        assert readmodel.build_many([event.pk])[event.pk].final_places == readmodel.build(event.pk).final_places
+    assert readmodel.build(event.pk).final_places is not None
 
 
 # --- the separate hand-worked seasons of the rules engine, through the services layer ----------------

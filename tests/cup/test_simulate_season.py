@@ -2,7 +2,7 @@
 downloads the workbook, opens it, and the totals, counted events and ties agree with the rules.
 
 The expectation is computed here independently of cup.services and scoring.cup, straight from RULES.md
-§8 and the tournaments' own final places (tournaments.sunday.final_places) and match results: each
+§8 and the tournaments' own final places (the event's read model, tournaments.readmodel) and match results: each
 place 1–16 earns 25, 22, 20, … 1 (half in the summer event), a player's best N events count (most
 points, then the better place, then more match wins, then the earlier event), and level players are
 ordered by counted first places, second places, … sixteenth places, then match wins, else share.
@@ -20,9 +20,8 @@ from django.urls import reverse
 
 from cup.models import CupEvent
 from tests.cup.builders import sheet_rows, workbook
-from tournaments import sunday
-from tournaments.models import Event, Match, PairMember, Player, Season, SeasonClub, Transfer
-from tournaments.results import load_outcomes
+from tournaments import readmodel
+from tournaments.models import Event, PairMember, Player, Season, SeasonClub, Transfer
 
 TABLE = [25, 22, 20, 18, 16, 14, 12, 10, 9, 7, 6, 5, 4, 3, 2, 1]  # RULES.md §8
 BEST_N = 4
@@ -33,9 +32,9 @@ def expected_season(season: Season):
     results = defaultdict(list)  # player id -> [(points, place, wins, order, event id)]
     counted = CupEvent.objects.filter(event__season=season).select_related("event")
     for order, ce in enumerate(sorted(counted, key=lambda c: (c.event.starts_on, c.event.name, c.event.pk))):
-        places = sunday.final_places(ce.event)
-        outcomes = load_outcomes(Match.objects.filter(event=ce.event))
-        wins = Counter(o.winner for o in outcomes.values() if o.finished and o.winner is not None)
+        snap = readmodel.build(ce.event.pk)
+        places = snap.final_places
+        wins = Counter(m.outcome.winner for m in snap.matches if m.outcome.finished and m.outcome.winner is not None)
         members = defaultdict(list)
         for pair_id, player_id in PairMember.objects.filter(event=ce.event).values_list(
             "pair_id", "player_id"

@@ -265,3 +265,15 @@ def tie_group(make_event, organiser, **fields):
 def standings_table(html: str) -> list[list[str]]:
     """The standings table's body rows: [rank, pair and club, OP, V, NP, decided by]."""
     return [r for r in table_rows(html, "standings")[1:]]
+
+
+def finish(event) -> None:
+    """Mark the event finished as publishing does (a model save, which bumps its results version), without
+    the placement checks of ``sunday.publish``."""
+    from django.utils import timezone
+
+    from tournaments.models import Event
+
+    found = Event.objects.get(pk=event.pk)
+    found.finished_at = timezone.now()
+    found.save(update_fields=["finished_at"])

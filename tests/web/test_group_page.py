@@ -4,9 +4,9 @@ pairs, the play-off mark, the cross table, the matches, withdrawn pairs, and liv
 from __future__ import annotations
 
 from django.urls import reverse
-from django.utils import timezone
 
 from tests.web.results_helpers import (
+    finish,
     one_group_event,
     paper,
     standings_table,
@@ -16,7 +16,7 @@ from tests.web.results_helpers import (
     won,
 )
 from tournaments import services
-from tournaments.models import Event, Match, Playoff
+from tournaments.models import Match, Playoff
 
 
 def group_url(event, name="A"):
@@ -179,7 +179,7 @@ def test_polling_while_live_only(client, make_event, organiser):
         and f'hx-get="{group_url(event)}"' in html
         and 'hx-select="#live"' in html
     )
-    Event.objects.filter(pk=event.pk).update(finished_at=timezone.now())
+    finish(event)
     html = get(client, group_url(event))
     assert "hx-trigger" not in html and "hx-get" not in html
 

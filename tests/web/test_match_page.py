@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from tests.web.results_helpers import (
+    finish,
     nolo,
     one_group_event,
     paper,
@@ -18,7 +18,7 @@ from tests.web.results_helpers import (
     store,
 )
 from tournaments import services
-from tournaments.models import Event, Match
+from tournaments.models import Match
 
 
 @pytest.fixture
@@ -83,7 +83,7 @@ def test_polling_while_live_and_unfinished(client, setup):
     store(match, [rami("B", 12)])  # B called and took 12: B wins 4 × 6 = 24, A (up 12) falls: the table
     store(match, [rami("B", 0)])  # nälsytuppi from the table: A wins 56, tuppi
     assert "hx-trigger" not in get(client, match_url(event, match))  # over: nothing more to wait for
-    Event.objects.filter(pk=event.pk).update(finished_at=timezone.now())
+    finish(event)
     assert "hx-trigger" not in get(client, match_url(event, other))  # the event is over
 
 

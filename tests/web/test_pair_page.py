@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
-from tests.web.results_helpers import one_group_event, paper, rami, store
+from tests.web.results_helpers import finish, one_group_event, paper, rami, store
 from tournaments import services
-from tournaments.models import Event, Match
+from tournaments.models import Match
 
 
 @pytest.fixture
@@ -49,9 +48,12 @@ def test_event_page_shows_status_and_current_round(client, setup):
     store(Match.objects.filter(event=event, round=2).first(), [rami("A", 9)])  # round 2 under way
     html = get(client, event.get_absolute_url())
     assert "Menossa kierros 2" in html and "2/10 ottelua pelattu" in html
-    # "my next table": every pair is offered, each leading to its own page
+    # "my next table": every pair is offered, each leading to its own page (a plain GET form, no script)
     for pair in pairs:
-        assert f'<option value="{pair_url(event, pair)}">{pair.name}</option>' in html
+        assert f'<option value="{pair.number}">{pair.name}</option>' in html
+        picked = client.get(reverse("pair_pick", args=[event.slug]), {"pari": pair.number})
+        assert picked.status_code == 302 and picked["Location"] == pair_url(event, pair)
+    assert client.get(reverse("pair_pick", args=[event.slug]), {"pari": "x"})["Location"] == event.get_absolute_url()
 
 
 def test_event_page_before_the_draw_and_after_the_end(client, make_event, organiser):
@@ -129,7 +131,7 @@ def test_live_pages_poll_only_while_the_event_is_live(client, setup, page):
         html.count('hx-trigger="every 5s"') == 1 and f'hx-get="{url}"' in html and 'hx-select="#live"' in html
     )
     assert 'id="live"' in html
-    Event.objects.filter(pk=event.pk).update(finished_at=timezone.now())
+    finish(event)
     html = get(client, url)
     assert "hx-trigger" not in html and "hx-get" not in html
     assert 'id="live"' in html  # the same page, just still

@@ -16,8 +16,8 @@ from tests.web.results_helpers import (
     status_text,
     store,
 )
+from tournaments import readmodel
 from tournaments.models import Match, PaperResult, ResultChange
-from tournaments.results import load_outcomes
 
 
 def match_of(make_event, organiser, n_pairs):
@@ -51,7 +51,7 @@ def post_paper(client, url, match, total_a, total_b, deals_played, tuppi="", dec
 
 def outcome_of(match):
     match.refresh_from_db()
-    return load_outcomes([match])[match.pk]
+    return readmodel.build(match.event_id).match(match.pk).outcome
 
 
 @pytest.mark.parametrize(

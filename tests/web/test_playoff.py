@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 
 from tests.web.results_helpers import one_group_event, page_messages, standings_table, tie_group, won
+from tournaments import readmodel
 from tournaments.models import Playoff
-from tournaments.results import group_table
 
 
 def playoff_url(event, group):
@@ -77,7 +77,7 @@ def test_results_page_offers_the_playoff_and_the_order_is_recorded(client, tied,
         ("2.", p1.name, "uusinta"),
         ("3.", p2.name, "uusinta"),
     ]
-    assert [s.playoff_required for s in (r.standing for r in group_table(group).rows)] == [False] * 5
+    assert [s.playoff_required for s in (r.standing for r in readmodel.build(group.event_id).table(group.pk).rows)] == [False] * 5
 
 
 @pytest.mark.parametrize(
@@ -129,5 +129,5 @@ def test_two_playoffs_in_one_group(client, make_event, organiser):
         )
         assert "Uusinnan tulos kirjattu." in page_messages(response.content.decode())
     assert Playoff.objects.count() == 2
-    ranks = [(r.standing.rank, r.standing.playoff_required) for r in group_table(group).rows]
+    ranks = [(r.standing.rank, r.standing.playoff_required) for r in readmodel.build(group.event_id).table(group.pk).rows]
     assert ranks == [(1, False), (2, False), (3, False), (4, False), (5, False), (6, False)]

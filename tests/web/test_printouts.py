@@ -7,6 +7,7 @@ import io
 import re
 import subprocess
 import tempfile
+from decimal import Decimal
 from io import StringIO
 from pathlib import Path
 
@@ -17,8 +18,9 @@ from django.urls import reverse
 from PIL import Image
 from pypdf import PdfReader
 
+from cup.models import CupEvent, SeasonCupSettings
 from tests.web.builders import add_pairs
-from tournaments import services
+from tournaments import readmodel, services
 from tournaments.models import Event, Match
 
 
@@ -156,9 +158,8 @@ def results_rows(text: str) -> list[list[str]]:
 
 
 def test_results_list_and_tables(client, weekend, on_day):
-    from tournaments.sunday import final_places
-
-    places = final_places(weekend)
+    CupEvent.objects.create(event=weekend, weight=1)  # a counted cup event (RULES.md §8)
+    places = readmodel.build(weekend.pk).final_places
     text = text_of(client.get(reverse("results_pdf", args=[weekend.slug])).content)
     assert weekend.starts_on.strftime("%-d.%-m.%Y") in text  # the date line is there, above the table
     rows = results_rows(text)
@@ -173,6 +174,24 @@ def test_results_list_and_tables(client, weekend, on_day):
     assert "Lohko A" in tables and "Lohko 1" in tables and "Ratkaisi" in tables
     bracket = text_of(client.get(reverse("bracket_pdf", args=[weekend.slug])).content)
     assert "Sijat 1.–4." in bracket and "Sijat 13.–16." in bracket and "Loppuottelu" in bracket
+
+
+def test_results_list_takes_its_cup_points_from_the_cup(client, weekend):
+    """The printed results list gives the points the cup gives: none for an event the cup does not count,
+    halves for a summer event (weight ½), and the season's own points table."""
+    def cells():
+        return results_rows(text_of(client.get(reverse("results_pdf", args=[weekend.slug])).content))
+
+    not_counted = cells()
+    assert all(len(row) == 3 for row in not_counted)  # place, players, club: no points at all
+    assert "Kisa ei ole cupin osakilpailu" in text_of(client.get(reverse("results_pdf", args=[weekend.slug])).content)
+    counted = CupEvent.objects.create(event=weekend, weight=Decimal("0.5"))
+    assert [row[-1] for row in cells()[:3]] == ["12,5", "11", "10"]  # 25, 22, 20 halved
+    SeasonCupSettings.objects.create(season=weekend.season, points=[30, 20, 10])
+    counted.weight = 1
+    counted.save()
+    rows = cells()
+    assert [row[-1] for row in rows[:3]] == ["30", "20", "10"] and len(rows[3]) == 3
 
 
 def test_printouts_page_lists_every_round(client, drawn, organiser, outsider):

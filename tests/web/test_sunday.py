@@ -11,9 +11,8 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.urls import reverse
 
-from tournaments import sunday
+from tournaments import readmodel, sunday
 from tournaments.models import Event, GroupEntry, Match, SeedingCorrection
-from tournaments.results import stage_tables
 from tournaments.simulation import play_matches, settle_playoffs
 
 
@@ -26,7 +25,7 @@ def simulate(pairs: int, seed: int, until: str = "all") -> Event:
 @pytest.mark.parametrize(("pairs", "seed"), [(40, 1), (70, 2)])
 def test_simulated_event_reaches_every_place(db, pairs, seed):
     event = simulate(pairs, seed)
-    places = sunday.final_places(event)
+    places = readmodel.build(event.pk).final_places
     assert places is not None and event.finished_at is not None
     numbers = [place for place, _pair in places]
     assert sorted(pair for _place, pair in places) == sorted(event.pairs.values_list("pk", flat=True))
@@ -41,7 +40,7 @@ def test_seeding_chart_with_eight_groups(db):
     event = simulate(40, 3, until="groups")  # 40 pairs: 8 groups of 5
     sunday.advance(event, None)
     winners = {
-        t.group.name: [r.pair.pk for r in t.rows] for t in stage_tables(event, "saturday")
+        t.group.name: [r.pair.pk for r in t.rows] for t in readmodel.build(event.pk).stage_tables("saturday")
     }
     seeding = sunday.current_seeding(event)
     # RULES.md §5: 1 = A1 B1 G2 H2, 2 = C1 D1 F2 E2, 3 = E1 F1 D2 C2, 4 = G1 H1 B2 A2
@@ -60,7 +59,7 @@ def test_seeding_chart_with_eight_groups(db):
 def test_seeding_chart_with_sixteen_groups(db):
     event = simulate(70, 4, until="groups")
     sunday.advance(event, None)
-    w = {t.group.name: t.rows[0].pair.pk for t in stage_tables(event, "saturday")}
+    w = {t.group.name: t.rows[0].pair.pk for t in readmodel.build(event.pk).stage_tables("saturday")}
     assert sunday.current_seeding(event) == [
         [w["A"], w["B"], w["O"], w["P"]],
         [w["C"], w["D"], w["N"], w["M"]],
@@ -108,7 +107,7 @@ def test_bracket_fills_as_results_come_in(db):
     rng = random.Random(3)
     settle_playoffs(event, rng, "sunday")
     assert sunday.create_placements(event) == 8  # the semifinals of four tiers
-    tables = stage_tables(event, "sunday")
+    tables = readmodel.build(event.pk).stage_tables("sunday")
     semis = Match.objects.filter(event=event, stage="placement", placement_round="semi")
     for tier in range(1, 5):
         first = semis.get(tier=tier, slot=1)
@@ -116,7 +115,7 @@ def test_bracket_fills_as_results_come_in(db):
         assert (first.pair_a_id, first.pair_b_id) == (tables[0].rows[tier - 1].pair.pk, tables[1].rows[tier - 1].pair.pk)
     play_matches(semis.filter(tier=1), rng)
     assert sunday.create_placements(event) == 2  # tier 1's final and third-place match
-    assert sunday.final_places(event) is None
+    assert readmodel.build(event.pk).final_places is None
     assert set(Match.objects.filter(event=event, tier=1).values_list("placement_round", flat=True)) == {
         "semi", "final", "third"
     }
@@ -127,7 +126,7 @@ def test_public_sunday_and_final_places_pages(db, client):
     html = client.get(reverse("sunday", args=[event.slug])).content.decode()
     assert "Sijat 1.–4." in html and "Loppuottelu" in html and "Pronssiottelu" in html
     html = client.get(reverse("final_places", args=[event.slug])).content.decode()
-    first = sunday.final_places(event)[0][1]
+    first = readmodel.build(event.pk).final_places[0][1]
     assert event.pairs.get(pk=first).full_name in html
     assert "Kisa on kesken" not in html
     assert GroupEntry.objects.filter(group__event=event, stage="sunday").count() == 16
@@ -185,7 +184,7 @@ def test_semifinals_appear_when_the_last_sunday_result_is_saved(db, organiser):
         last, services.EntryData(kind="deal", game="rami", caller_seat=2, tricks_a=13, tricks_b=0),
         version=last.version, actor=services.Actor(user=organiser),
     )
-    for table in stage_tables(event, "sunday"):  # any tie waits for its play-off, recorded by the organiser
+    for table in readmodel.build(event.pk).stage_tables("sunday"):  # any tie waits for its play-off, recorded by the organiser
         for rank in sorted({r.standing.rank for r in table.rows if r.standing.playoff_required}):
             order = [r.pair.pk for r in table.rows if r.standing.rank == rank]
             services.record_playoff(table.group, order, user=organiser)

@@ -1,13 +1,19 @@
-"""The read-only public JSON API: events, groups, standings and matches (documented in the README)."""
+"""The read-only public JSON API: events, groups, standings and matches (documented in the README).
+
+An event's answer is made from its snapshot once per results version and kept in the caches as bytes;
+it carries an ETag, and a client that sends it back gets ``304 Not Modified`` until something changes."""
 
 from __future__ import annotations
 
-from django.http import JsonResponse
-from django.shortcuts import get_object_or_404
+import json
+
+from django.http import HttpResponse, JsonResponse
+from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from tournaments import caching, extensions
+from tournaments.live import event_page
 from tournaments.models import Event
-from tournaments.results import stage_tables
 
 
 @require_GET
@@ -27,9 +33,8 @@ def events(request):
     )
 
 
-def _match_json(m) -> dict:
+def match_json(m) -> dict:
     o = m.outcome
-    winner = o.winner
     return {
         "id": m.pk,
         "round": m.round,
@@ -37,7 +42,7 @@ def _match_json(m) -> dict:
         "a": m.pair_a_id,
         "b": m.pair_b_id,
         "status": o.status,
-        "winner": winner,
+        "winner": o.winner,
         "tuppi": o.tuppi,
         "totals": {"a": o.totals[0], "b": o.totals[1]},
         "match_points": None if o.match_points is None else {"a": o.match_points[0], "b": o.match_points[1]},
@@ -61,63 +66,53 @@ def group_json(table) -> dict:
             }
             for r in table.rows
         ],
-        "matches": [_match_json(m) for m in table.matches],
+        "matches": [match_json(m) for m in table.matches],
+    }
+
+
+def placement_json(snap) -> list[dict]:
+    """The placement matches (RULES.md §5) by tier, semifinals first; winner null until decided."""
+    return [
+        {
+            "tier": m.tier,
+            "round": m.placement_round,
+            "a": m.pair_a_id,
+            "b": m.pair_b_id,
+            "winner": m.outcome.winner if m.outcome.finished else None,
+        }
+        for m in snap.placements
+    ]
+
+
+def final_ranking_json(snap) -> list[dict]:
+    """Every pair's final place once all are known (shared places repeat), else the places decided so far."""
+    return [
+        {"place": place, "pair": pair.pk, "players": [p.full_name for p in pair.players], "club": pair.club.name}
+        for place, pair in snap.ranking()
+    ]
+
+
+def event_json(snap) -> dict:
+    ev = snap.event
+    payload = {"slug": ev.slug, "name": ev.name, "status": ev.status}
+    extra = extensions.event_payload(ev.kind)
+    if extra is not None:  # an event kind of another app (the team competition): its own keys
+        return {**payload, "groups": [], **extra(snap)}
+    return {
+        **payload,
+        # Saturday's groups, then Sunday's (RULES.md §4–5)
+        "groups": [group_json(t) for t in [*snap.stage_tables("saturday"), *snap.stage_tables("sunday")]],
+        "placement_matches": placement_json(snap),
+        "final_ranking": final_ranking_json(snap),
     }
 
 
 @require_GET
-def event(request, slug):
-    from tournaments.views.sunday import placement_matches
+@event_page(personal=False)
+def event(request, head):
+    def body() -> bytes:
+        return json.dumps(event_json(head.snapshot()), ensure_ascii=False).encode()
 
-    event = get_object_or_404(Event, slug=slug)
-    if event.kind == Event.Kind.SM_TEAM:  # a knockout of teams (RULES.md §6): its own keys
-        from teams.api import event_extra
-
-        payload = {"slug": event.slug, "name": event.name, "status": event.status, "groups": [], **event_extra(event)}
-        return JsonResponse(payload, json_dumps_params={"ensure_ascii": False})
-    saturday = stage_tables(event, "saturday")
-    placements = placement_matches(event)
-    return JsonResponse(
-        {
-            "slug": event.slug,
-            "name": event.name,
-            "status": event.status,
-            # Saturday's groups, then Sunday's (RULES.md §4–5)
-            "groups": [group_json(t) for t in [*saturday, *stage_tables(event, "sunday")]],
-            "placement_matches": placement_json(placements),
-            "final_ranking": final_ranking_json(event, saturday, placements),
-        },
-        json_dumps_params={"ensure_ascii": False},
-    )
-
-
-def placement_json(placements) -> list[dict]:
-    """The placement matches (RULES.md §5) by tier, semifinals first; winner null until decided."""
-    from tournaments.views.sunday import bracket
-
-    out = []
-    for tier in bracket(None, placements):
-        for m in [*tier["semis"], tier["final"], tier["third"]]:
-            if m is None:
-                continue
-            out.append(
-                {
-                    "tier": m.tier,
-                    "round": m.placement_round,
-                    "a": m.pair_a_id,
-                    "b": m.pair_b_id,
-                    "winner": m.outcome.winner if m.outcome.finished else None,
-                }
-            )
-    return out
-
-
-def final_ranking_json(event, saturday, placements) -> list[dict]:
-    """Every pair's final place once all are known (shared places repeat), else the places decided so far."""
-    from tournaments.views.sunday import ranking
-
-    places, _complete = ranking(event, saturday=saturday, placements=placements)
-    return [
-        {"place": place, "pair": pair.pk, "players": [p.full_name for p in pair.players], "club": pair.club.name}
-        for place, pair in places
-    ]
+    # "status" follows the calendar: the key names the day as the ETag does.
+    content = caching.versioned(f"api:{head.key}:{timezone.localdate().isoformat()}", body, lock=False)
+    return HttpResponse(content, content_type="application/json")

@@ -12,7 +12,7 @@ from tournaments import services
 from tournaments.forms import EventForm, SwapForm
 from tournaments.models import Event, Season
 from tournaments.permissions import organiser_required
-from tournaments.views.common import saturday_groups
+from tournaments.prefetch import saturday_groups
 
 
 @login_required

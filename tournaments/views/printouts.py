@@ -6,20 +6,17 @@ from __future__ import annotations
 from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils.text import slugify
+from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from tournaments import printing
+from tournaments import caching, extensions, printing
+from tournaments.live import conditional, event_page, head
 from tournaments.models import Event, Match
 from tournaments.permissions import organiser_required
+from tournaments.printing import pdf_response
 
 STAGES = {"alkulohkot": "saturday", "sunnuntai": "sunday", "sijoitus": "placement"}
-
-
-def pdf_response(content: bytes, filename: str) -> HttpResponse:
-    response = HttpResponse(content, content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{filename}"'
-    return response
 
 
 def _link_base(request) -> str:
@@ -59,25 +56,39 @@ def match_sheet(request, event, match_id):
     return pdf_response(pdf, f"{event.slug}-ottelu-{match.pk}.pdf")
 
 
-def _event(slug) -> Event:
-    return get_object_or_404(Event.objects.select_related("organising_club"), slug=slug)
+def public_pdf(request, head, name: str, make) -> HttpResponse:
+    """A public printout of an event, made from its snapshot once per version and language and kept in
+    the caches (WeasyPrint takes a while; a hall full of phones may open the same PDF)."""
+    key = f"pdf:{name}:{head.key}:{get_language()}:{timezone.localdate().isoformat()}"
+    content = caching.versioned(key, lambda: make(head.snapshot()))
+    return pdf_response(content, f"{head.slug}-{name}.pdf")
 
 
-def draw_chart(request, slug):
-    event = _event(slug)
-    return pdf_response(printing.draw_chart_pdf(event), f"{slugify(event.slug)}-arvontakaavio.pdf")
+@event_page(personal=False)
+def draw_chart(request, head):
+    return public_pdf(request, head, "arvontakaavio", printing.draw_chart_pdf)
 
 
-def group_tables(request, slug):
-    event = _event(slug)
-    return pdf_response(printing.group_tables_pdf(event), f"{event.slug}-lohkotaulukot.pdf")
+@event_page(personal=False)
+def group_tables(request, head):
+    return public_pdf(request, head, "lohkotaulukot", printing.group_tables_pdf)
 
 
-def bracket(request, slug):
-    event = _event(slug)
-    return pdf_response(printing.bracket_pdf(event), f"{event.slug}-sunnuntai.pdf")
+@event_page(personal=False)
+def bracket(request, head):
+    return public_pdf(request, head, "sunnuntai", printing.bracket_pdf)
 
 
-def results_list(request, slug):
-    event = _event(slug)
-    return pdf_response(printing.results_pdf(event), f"{event.slug}-tulosluettelo.pdf")
+def _event_and_points_key(request, kwargs):
+    found = head(kwargs.pop("slug"))
+    return f"{found.key}~{extensions.place_points_key(found.season_id)}", found
+
+
+@conditional(_event_and_points_key, personal=False)
+def results_list(request, found):
+    """The results list with each place's cup points as the cup app gives them (the event's weight and
+    the season's points table); an event not counted for the cup prints none."""
+    event = get_object_or_404(Event.objects.select_related("season"), pk=found.pk)
+    key = f"pdf:tulosluettelo:{request.live_etag}:{get_language()}"
+    content = caching.versioned(key, lambda: printing.results_pdf(found.snapshot(), extensions.place_points(event)))
+    return pdf_response(content, f"{event.slug}-tulosluettelo.pdf")

@@ -1,11 +1,14 @@
-"""Public pages: read-only, no login, made for a phone; live pages refresh themselves (htmx polling)."""
+"""Public pages: read-only, no login, made for a phone. Each reads the event's snapshot
+(``tournaments.readmodel``) and answers polls of its live part by conditional GET (``tournaments.live``)."""
 
 from django.http import Http404
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 
-from tournaments.models import Event, Match, Pair, PaperResult
-from tournaments.results import load_outcomes, outcome, sheet, stage_tables
-from tournaments.views.common import pair_members_prefetch, saturday_groups
+from tournaments import extensions
+from tournaments.live import event_page, live_part, render_live
+from tournaments.models import Entry, Event, PaperResult, Stage
+from tournaments.results import sheet
 
 
 def home(request):
@@ -17,108 +20,124 @@ def home(request):
     return render(request, "tournaments/public/home.html", {"by_status": by_status})
 
 
-def _event(slug):
-    return get_object_or_404(Event.objects.select_related("organising_club", "season", "drawn_by"), slug=slug)
-
-
-def round_statuses(event, stage: str = "saturday") -> dict[int, list[str]]:
-    """Each round's match statuses, in one light query: the event and schedule pages need no more than
-    these to find the current round, so they do not fold every scoresheet of a large event."""
-    rounds: dict[int, list[str]] = {}
-    for number, status in Match.objects.filter(event=event, stage=stage).values_list("round", "status"):
-        rounds.setdefault(number, []).append(status)
-    return rounds
-
-
-def current_round(rounds: dict[int, list[str]]) -> int | None:
-    """The first round with a match still to finish; None when all are done (or nothing is scheduled)."""
-    for number in sorted(rounds):
-        if any(status in (Match.Status.SCHEDULED, Match.Status.PLAYING) for status in rounds[number]):
-            return number
-    return None
-
-
-def event(request, slug):
-    event = _event(slug)
-    rounds = round_statuses(event)
-    statuses = [status for in_round in rounds.values() for status in in_round]
-    swaps = event.draw_swaps.prefetch_related(pair_members_prefetch("pair_x__"), pair_members_prefetch("pair_y__"))
-    pairs = Pair.objects.filter(event=event, withdrawn_at__isnull=True).prefetch_related(pair_members_prefetch(""))
-    context = {
-        "event": event,
-        "groups": saturday_groups(event),
-        "swaps": swaps,
-        "current_round": current_round(rounds),
-        "played": statuses.count(Match.Status.FINISHED),
-        "total": sum(1 for status in statuses if status != Match.Status.ANNULLED),
-        "pairs": sorted(pairs, key=lambda p: p.name),
-    }
-    return render(request, "tournaments/public/event.html", context)
-
-
-def schedule(request, slug):
-    """Who plays whom at which table, one round at a time (``?kierros=N``; default the current round)."""
-    event = _event(slug)
-    rounds = round_statuses(event)
-    numbers = sorted(rounds)
-    default = current_round(rounds) or (numbers[0] if numbers else 1)
+def _int(value, default=None):
     try:
-        current = int(request.GET.get("kierros", default))
-    except ValueError:
-        current = default
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+@event_page()
+def event(request, head):
+    snap = head.snapshot()
+    ev = snap.event
+
+    def live():
+        played, total = snap.progress()
+        return {"event": ev, "current_round": snap.current_round(), "played": played, "total": total}
+
+    url = reverse("event", args=[ev.slug])
+    html = live_part(request, head.key, "tournaments/public/_event_live.html", live, url=url, poll=ev.status == "live")
+    context = {
+        "event": ev,
+        "groups": snap.stage_groups(Stage.SATURDAY),
+        "swaps": snap.swaps,
+        "pairs": sorted((p for p in snap.pairs.values() if p.active), key=lambda p: p.name),
+        "kind_links": extensions.event_links(ev.kind, ev.slug),  # another app's own pages (team competition)
+    }
+    return render_live(request, "tournaments/public/event.html", context, html)
+
+
+def pair_pick(request, slug):
+    """The "my pair" picker of the event page, without JavaScript: on to the chosen pair's page."""
+    number = _int(request.GET.get("pari"))
+    if number is None or number < 1:
+        return redirect("event", slug)
+    return redirect("pair", slug, number)
+
+
+@event_page()
+def schedule(request, head):
+    """Who plays whom at which table, one round at a time (``?kierros=N``; default the current round,
+    which the page then follows as the event goes on)."""
+    snap = head.snapshot()
+    rounds = snap.rounds(Stage.SATURDAY)
+    numbers = list(rounds)
+    chosen = _int(request.GET.get("kierros"))
+    current = chosen or snap.current_round() or (numbers[0] if numbers else 1)
     if numbers and current not in rounds:
         raise Http404
-    # only the shown round's matches and scoresheets are loaded
-    matches = list(
-        Match.objects.filter(event=event, stage="saturday", round=current)
-        .select_related("group", "pair_a__club", "pair_b__club")
-        .prefetch_related(pair_members_prefetch("pair_a__"), pair_members_prefetch("pair_b__"))
-        .order_by("table")
-    )
-    outcomes = load_outcomes(matches)
-    for m in matches:
-        m.outcome = outcomes[m.pk]
-    context = {"event": event, "numbers": numbers, "current": current, "matches": matches}
-    return render(request, "tournaments/public/schedule.html", context)
+    url = reverse("schedule", args=[snap.event.slug]) + (f"?kierros={chosen}" if chosen else "")
+
+    def live():
+        return {
+            "event": snap.event, "numbers": numbers, "current": current,
+            "matches": snap.matches_of(Stage.SATURDAY, current),
+        }
+
+    poll = snap.event.status == "live"
+    html = live_part(request, head.key, "tournaments/public/_schedule_live.html", live, url=url, poll=poll)
+    return render_live(request, "tournaments/public/schedule.html", {"event": snap.event}, html)
 
 
-def group(request, slug, name):
-    event = _event(slug)
-    group = get_object_or_404(event.groups.all(), name=name)  # Saturday A…P, Sunday 1…4
-    table = stage_tables(event, group.stage, group_id=group.pk)[0]
-    pairs = [r.pair for r in table.rows]
-    context = {"event": event, "group": group, "table": table, "cross_rows": table.cross_rows, "pairs": pairs}
-    return render(request, "tournaments/public/group.html", context)
+@event_page()
+def group(request, head, name):
+    snap = head.snapshot()
+    found = snap.group_named(name)  # Saturday A…P, Sunday 1…4
+    if found is None or found.stage not in (Stage.SATURDAY, Stage.SUNDAY):
+        raise Http404
+    table = snap.table(found.pk)
+
+    def live():
+        return {"event": snap.event, "table": table, "cross_rows": table.cross_rows, "pairs": [r.pair for r in table.rows]}
+
+    url = reverse("group", args=[snap.event.slug, found.name])
+    poll = snap.event.status == "live"
+    html = live_part(request, head.key, "tournaments/public/_group_live.html", live, url=url, poll=poll)
+    return render_live(request, "tournaments/public/group.html", {"event": snap.event, "group": found}, html)
 
 
-def match(request, slug, match_id):
-    event = _event(slug)
-    match = get_object_or_404(
-        Match.objects.filter(event=event)
-        .select_related("group", "pair_a__club", "pair_b__club")
-        .prefetch_related(pair_members_prefetch("pair_a__"), pair_members_prefetch("pair_b__")),
-        pk=match_id,
-    )
-    rows = list(match.entries.order_by("position"))
-    paper = PaperResult.objects.filter(match=match).first()
-    lines, state = sheet(match, rows)
-    context = {"event": event, "match": match, "lines": lines, "state": state, "outcome": outcome(match, rows, paper)}
-    return render(request, "tournaments/public/match.html", context)
+@event_page()
+def match(request, head, match_id):
+    snap = head.snapshot()
+    found = snap.match(match_id)
+    if found is None:
+        raise Http404
+
+    def live():
+        rows = list(Entry.objects.filter(match_id=found.pk).order_by("position"))
+        lines, state = sheet(found, rows)
+        paper = PaperResult.objects.filter(match_id=found.pk).first()
+        return {
+            "event": snap.event, "match": found, "lines": lines, "state": state, "outcome": found.outcome,
+            "paper": paper,
+        }
+
+    url = reverse("match", args=[snap.event.slug, found.pk])
+    poll = snap.event.status == "live" and not found.outcome.finished
+    html = live_part(request, head.key, "tournaments/public/_match_live.html", live, url=url, poll=poll)
+    return render_live(request, "tournaments/public/match.html", {"event": snap.event, "match": found}, html)
 
 
-def pair(request, slug, number):
-    event = _event(slug)
-    pair = get_object_or_404(
-        Pair.objects.filter(event=event).select_related("club").prefetch_related(pair_members_prefetch("")),
-        number=number,
-    )
-    entry = pair.group_entries.filter(stage="saturday").select_related("group").first()
-    table = stage_tables(event, "saturday", group_id=entry.group_id)[0] if entry else None
-    matches = [m for m in table.matches if pair.pk in (m.pair_a_id, m.pair_b_id)] if table else []
-    position = next((r.standing for r in table.rows if r.pair.pk == pair.pk), None) if table else None
-    upcoming = [m for m in matches if m.outcome.status in ("scheduled", "playing")]
-    context = {
-        "event": event, "pair": pair, "group": entry.group if entry else None, "table": table,
-        "matches": matches, "position": position, "next_match": upcoming[0] if upcoming else None,
-    }
-    return render(request, "tournaments/public/pair.html", context)
+@event_page()
+def pair(request, head, number):
+    snap = head.snapshot()
+    found = snap.pair_by_number(number)
+    if found is None:
+        raise Http404
+    group_view = snap.pair_group(found.pk, Stage.SATURDAY)
+    table = snap.table(group_view.pk) if group_view else None
+
+    def live():
+        matches = [m for m in table.matches if found.pk in (m.pair_a_id, m.pair_b_id)] if table else []
+        row = table.row_of(found.pk) if table else None
+        upcoming = [m for m in matches if m.outcome.status in ("scheduled", "playing")]
+        return {
+            "event": snap.event, "pair": found, "group": group_view, "table": table, "matches": matches,
+            "position": row.standing if row else None, "next_match": upcoming[0] if upcoming else None,
+        }
+
+    url = reverse("pair", args=[snap.event.slug, found.number])
+    poll = snap.event.status == "live"
+    html = live_part(request, head.key, "tournaments/public/_pair_live.html", live, url=url, poll=poll)
+    return render_live(request, "tournaments/public/pair.html", {"event": snap.event, "pair": found}, html)

@@ -11,12 +11,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tournaments import services
+from tournaments import readmodel, services
 from tournaments.forms_results import EntryForm, PaperForm
-from tournaments.models import Group, Match, PaperResult
+from tournaments.models import Group, Match, PaperResult, Stage
 from tournaments.permissions import organiser_required
-from tournaments.results import outcome, sheet, stage_tables
-from tournaments.views.common import pair_members_prefetch
+from tournaments.prefetch import pair_members_prefetch
+from tournaments.results import outcome, sheet
 
 
 def _match(queryset, **lookup) -> Match:
@@ -200,7 +200,7 @@ def history(request, event, match_id):
 @organiser_required
 def overview(request, event):
     """The organiser's results desk: every group with its matches, statuses and links, and play-offs."""
-    tables = stage_tables(event)
+    tables = readmodel.snapshot(event).stage_tables(Stage.SATURDAY)
     return render(request, "tournaments/results/overview.html", {"event": event, "tables": tables, "section": "results"})
 
 

@@ -1,0 +1,55 @@
+"""Where the apps that build on ``tournaments`` (``cup``, ``teams``) plug in, so that ``tournaments``
+never imports them (apps depend one way: scoring ← tournaments ← cup, teams).
+
+An app registers in its ``AppConfig.ready()``:
+
+- ``event_payload(kind)``: the JSON API's keys for an event of that kind (the team competition's
+  ``teams``, ``bracket`` and ``final_ranking``);
+- ``event_links(kind)``: the public pages an event of that kind has beyond the pair event's (name, URL
+  name), shown on the event page;
+- ``place_points``: the cup points of each place of an event (the cup app: the event's weight and the
+  season's points table), printed on the results list, with the key of the versions they depend on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+_payloads: dict[str, Callable] = {}
+_links: dict[str, Callable] = {}
+
+
+def register_event_payload(kind: str, payload: Callable) -> None:
+    """``payload(event_snapshot) -> dict`` of extra API keys for events of ``kind``."""
+    _payloads[kind] = payload
+
+
+def event_payload(kind: str) -> Callable | None:
+    return _payloads.get(kind)
+
+
+def register_event_links(kind: str, links: Callable) -> None:
+    """``links(slug) -> [(label, url, primary)]`` of an event of ``kind``'s own public pages."""
+    _links[kind] = links
+
+
+def event_links(kind: str, slug: str) -> list:
+    found = _links.get(kind)
+    return found(slug) if found else []
+
+
+_place_points: list = []
+
+
+def register_place_points(version_key: Callable, points: Callable) -> None:
+    """``version_key(season_id) -> str`` names the versions the points depend on;
+    ``points(event) -> {place: points} | None`` (None: the event gives no cup points)."""
+    _place_points[:] = [(version_key, points)]
+
+
+def place_points_key(season_id: int) -> str:
+    return _place_points[0][0](season_id) if _place_points else ""
+
+
+def place_points(event) -> dict | None:
+    return _place_points[0][1](event) if _place_points else None

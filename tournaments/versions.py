@@ -1,0 +1,34 @@
+"""An event's results version: one number that changes, in the same transaction, with every fact that can
+alter anything derived from the event (scoresheet lines, paper results, confirmations, play-offs,
+withdrawals, the draw and its swaps, Sunday's seeding and matches, placements, publication, team
+declarations and substitutes, event edits).
+
+Every changing service starts with :func:`lock`: it bumps the version and locks the event row, always
+before any other row, so that all writers of one event take their locks in one order (event, then match)
+and never deadlock. The read model's snapshot, every cached fragment and every ETag are keyed on the
+version, so what a page shows is never older than the facts it was made from.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import F
+
+from tournaments.models import Event
+
+
+def bump(event_id: int) -> None:
+    """Increment the version (inside the caller's transaction: it commits or rolls back with the change)."""
+    Event.objects.filter(pk=event_id).update(results_version=F("results_version") + 1)
+
+
+def lock(event_id: int) -> Event:
+    """Bump the version and return the event, locked for the rest of the transaction."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("versions.lock() must run inside a transaction")
+    bump(event_id)  # the UPDATE takes the row lock first, on every database
+    return Event.objects.select_for_update().select_related("season", "organising_club").get(pk=event_id)
+
+
+def current(event_id: int) -> int:
+    return Event.objects.filter(pk=event_id).values_list("results_version", flat=True).get()
