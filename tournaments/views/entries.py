@@ -12,7 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Prefetch, Q
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -193,7 +193,10 @@ def _add_pair(event, player_forms, pair_form) -> Pair | None:
 @require_POST
 def pair_withdraw(request, event, pair_id):
     pair = get_object_or_404(Pair, pk=pair_id, event=event)
-    if pair.withdrawn_at is not None:
+    if event.finished_at is not None:
+        # the published final places and the cup points stand as they are
+        messages.error(request, _("Kisan lopputulokset on jo julkaistu: pari ei voi enää luopua."))
+    elif pair.withdrawn_at is not None:
         messages.info(request, _("Pari %(number)d on jo luopunut.") % {"number": pair.number})
     else:
         annulled = services.withdraw_pair(pair)
@@ -204,9 +207,10 @@ def pair_withdraw(request, event, pair_id):
             ) % {"count": annulled}
         messages.success(request, text)
     target = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=False):
+    allowed = url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=False)
+    if not allowed or not target.startswith("/"):  # a path of this site, never a view name or another site
         target = reverse("organiser:pairs", args=[event.slug])
-    return redirect(target)
+    return HttpResponseRedirect(target)
 
 
 # The player search (htmx) ----------------------------------------------------------------------------
