@@ -36,7 +36,7 @@ from scoring.deal import TUPPI, ByPair, Deal, DealResult, Game, Pair, as_pair, p
 from scoring.errors import ScoringError
 
 __all__ = [
-    "OVERWHELMING",
+    "DEFAULT_OVERWHELMING",
     "PENALTY_POINTS",
     "ByPair",
     "Deal",
@@ -84,9 +84,10 @@ class Overwhelming(StrEnum):
     MARGIN = "margin"  # the alternative the federation may rule: winner's total − loser's total > threshold
 
 
-# The one setting (RULES.md §3 Decision): every function that needs the rule takes ``overwhelming=None``
-# meaning "this module-level value, read at call time"; the web layer may pass its own or assign here.
-OVERWHELMING: Overwhelming = Overwhelming.WINNER_TOTAL
+# The one setting (RULES.md §3 Decision): every function that needs the rule takes ``overwhelming``;
+# None means this default. The web layer passes the federation's choice (``TUPPI_OVERWHELMING_RULE``)
+# explicitly; nothing here can be changed at run time.
+DEFAULT_OVERWHELMING: Overwhelming = Overwhelming.WINNER_TOTAL
 
 # Overwhelming thresholds by planned deal count N ("yli 84 pistettä" etc., RULES.md §3).
 _THRESHOLDS = ((24, 84), (20, 76), (16, 64), (12, 48))
@@ -247,7 +248,7 @@ class MatchInput:
 
 def _rule(value: object) -> Overwhelming:
     if value is None:
-        return OVERWHELMING
+        return DEFAULT_OVERWHELMING
     try:
         return Overwhelming(value)
     except ValueError:
@@ -276,7 +277,7 @@ def is_overwhelming(winner_total: int, loser_total: int, deals_planned: int, rul
 
     **Decision** (RULES.md §3): read as written, "yli 84 pistettä": the winner's rise total must be
     greater than the threshold. ``rule=Overwhelming.MARGIN`` (or the module setting
-    :data:`OVERWHELMING`) compares the winner's total minus the loser's instead. This is the only
+    the ``overwhelming`` argument of the folding functions) compares the winner's total minus the loser's instead. This is the only
     place the comparison is made.
     """
     threshold = overwhelming_threshold(deals_planned)
@@ -752,7 +753,7 @@ def run_cli(data: object) -> dict:
 
     Entries are read and folded one by one, so the error reported is the first invalid entry in
     scoresheet order (an entry after the end is reported as such, whatever it holds). The optional
-    top-level key ``overwhelming`` ("winner_total" or "margin") overrides :data:`OVERWHELMING`.
+    top-level key ``overwhelming`` ("winner_total" or "margin") overrides :data:`DEFAULT_OVERWHELMING`.
     """
     n, deals, rule = _parse_header(data)
     state = start(n, overwhelming=rule)

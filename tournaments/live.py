@@ -52,7 +52,7 @@ class EventHead:
 
     @property
     def key(self) -> str:
-        return f"{self.pk}.{self.created_at.timestamp():.6f}:{self.results_version}"
+        return f"{self.pk}.{self.created_at.timestamp():.6f}:{self.results_version}:{readmodel.rules_key()}"
 
     def snapshot(self) -> readmodel.EventSnapshot:
         return readmodel.snapshot(self)

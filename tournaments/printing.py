@@ -15,7 +15,7 @@ from weasyprint import HTML
 
 from tournaments.models import Entry, Match, PaperResult, Stage
 from tournaments.prefetch import with_pairs
-from tournaments.results import outcome, sheet
+from tournaments.results import sheet_and_outcome
 
 SPARE_ROWS = 6  # for the rise played to its end and a deciding deal (RULES.md §3)
 
@@ -111,7 +111,8 @@ def scoresheet_pages(matches, link_base: str) -> list[dict]:
     pages, grids = [], {}
     for match in matches:
         rows = rows_by_match[match.pk]
-        lines, _state = sheet(match, rows)
+        paper = papers.get(match.pk)
+        lines, _state, result = sheet_and_outcome(match, rows, paper)
         blank = max(match.deals_planned + SPARE_ROWS - len(lines), 0)
         url = link_base.rstrip("/") + reverse("match_link", args=[match.token])
         body_rows = len(lines) + blank
@@ -120,7 +121,7 @@ def scoresheet_pages(matches, link_base: str) -> list[dict]:
         pages.append(
             {
                 "match": match,
-                "outcome": outcome(match, rows, papers.get(match.pk)),
+                "outcome": result,
                 "grid": grids[body_rows],
                 "columns": sheet_columns(lines, body_rows),
                 "height": HEADER_H + ROW_H * (body_rows + FOOTER_ROWS),

@@ -508,10 +508,15 @@ def placement_core(placements) -> list[sunday_core.PlacementMatch]:
 # --- serving ----------------------------------------------------------------------------------------
 
 
+def rules_key() -> str:
+    """The rules switches a snapshot was computed under (fixed at start-up, but a key never lies)."""
+    return f"{settings.TUPPI_OVERWHELMING_RULE}.{settings.TUPPI_STANDINGS_FIRST}"
+
+
 def key(event_id: int, created_at: dt.datetime, version: int) -> str:
     """The cache key of a snapshot: the event (its id and creation time, so that a new event that reuses
-    a deleted one's id never meets its entries) and its results version."""
-    return f"snap:{event_id}.{created_at.timestamp():.6f}:{version}"
+    a deleted one's id never meets its entries), its results version and the rules switches."""
+    return f"snap:{event_id}.{created_at.timestamp():.6f}:{version}:{rules_key()}"
 
 
 def current(event) -> tuple[int, dt.datetime, int]:

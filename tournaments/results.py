@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from django.conf import settings
+
 from scoring import match as engine
 from scoring import standings as standings_core
 from scoring.deal import ByPair, Game, Pair
@@ -38,6 +40,12 @@ class Outcome:
     paper: bool = False
     forfeit: str | None = None  # "A" or "B": the pair that forfeited (RULES.md §3)
     error: str | None = None
+
+
+def overwhelming_rule() -> str:
+    """The federation's reading of an overwhelming points win (``TUPPI_OVERWHELMING_RULE``, RULES.md §3),
+    passed explicitly into every fold."""
+    return settings.TUPPI_OVERWHELMING_RULE
 
 
 ANNULLED = Outcome(status=Match.Status.ANNULLED)
@@ -67,7 +75,7 @@ def to_engine(row: Entry) -> engine.Entry:
 
 
 def fold_rows(match: Match, rows: Sequence[Entry]) -> engine.MatchState:
-    return engine.fold([to_engine(r) for r in rows], match.deals_planned)
+    return engine.fold([to_engine(r) for r in rows], match.deals_planned, overwhelming=overwhelming_rule())
 
 
 def fold_outcome(
@@ -82,7 +90,7 @@ def fold_outcome(
         try:
             result = engine.paper_result(
                 total_a, total_b, deals_planned, deals_played,
-                tuppi=tuppi or None, deciding_winner=deciding_winner or None,
+                tuppi=tuppi or None, deciding_winner=deciding_winner or None, overwhelming=overwhelming_rule(),
             )
         except ScoringError as exc:
             return Outcome(status=Match.Status.PLAYING, error=exc.code, paper=True)
@@ -95,19 +103,18 @@ def fold_outcome(
     if not lines:
         return SCHEDULED
     try:
-        state = engine.fold(lines, deals_planned)
+        state = engine.fold(lines, deals_planned, overwhelming=overwhelming_rule())
     except ScoringError as exc:  # stored lines are validated before saving; this is a safety net
         return Outcome(status=Match.Status.PLAYING, error=exc.code)
-    return outcome_of_state(state, pair_ids, lines)
+    forfeit = str(lines[-1].pair) if state.ended_by is engine.EndedBy.FORFEIT else None
+    return outcome_of_state(state, pair_ids, forfeit=forfeit)
 
 
-def outcome_of_state(state: engine.MatchState, pair_ids: tuple[int, int], lines=()) -> Outcome:
+def outcome_of_state(state: engine.MatchState, pair_ids: tuple[int, int], *, forfeit: str | None = None) -> Outcome:
+    """The outcome of a folded scoresheet; ``forfeit`` is the pair ("A"/"B") that forfeited, if one did."""
     winner = None
     if state.winner is not None:
         winner = pair_ids[0] if state.winner == Pair.A else pair_ids[1]
-    forfeit = None
-    if state.ended_by is engine.EndedBy.FORFEIT and lines:
-        forfeit = str(lines[-1].pair)
     return Outcome(
         status=Match.Status.FINISHED if state.finished else Match.Status.PLAYING,
         finished=state.finished,
@@ -272,9 +279,11 @@ def sheet(match: Match, rows: Sequence[Entry]) -> tuple[tuple[SheetLine, ...], e
     """The scoresheet's lines and the final state, from one fold; a stored sheet the engine refuses gives
     no lines."""
     if not rows:
-        return (), engine.start(match.deals_planned)
+        return (), engine.start(match.deals_planned, overwhelming=overwhelming_rule())
     try:
-        engine_lines, state = engine.sheet([to_engine(r) for r in rows], match.deals_planned)
+        engine_lines, state = engine.sheet(
+            [to_engine(r) for r in rows], match.deals_planned, overwhelming=overwhelming_rule()
+        )
     except ScoringError:
         return (), None
     out = []
@@ -290,6 +299,15 @@ def sheet(match: Match, rows: Sequence[Entry]) -> tuple[tuple[SheetLine, ...], e
             )
         )
     return tuple(out), state
+
+
+def sheet_and_outcome(match, rows: Sequence[Entry], paper: PaperResult | None):
+    """A scoresheet's lines, final state and the match's outcome from one fold of its lines."""
+    lines, state = sheet(match, rows)
+    if match.status == Match.Status.ANNULLED or paper is not None or not rows or state is None:
+        return lines, state, outcome(match, rows, paper)
+    forfeit = rows[-1].pair if state.ended_by is engine.EndedBy.FORFEIT else None
+    return lines, state, outcome_of_state(state, (match.pair_a_id, match.pair_b_id), forfeit=forfeit)
 
 
 def from_engine(entry: engine.Entry, match: Match, position: int, *, seat_choice: int = 0) -> Entry:

@@ -32,7 +32,7 @@ from tournaments.models import (
     ResultChange,
     SeasonClub,
 )
-from tournaments.results import fold_rows
+from tournaments.results import fold_rows, overwhelming_rule
 from tournaments.signals import result_changed
 
 
@@ -407,6 +407,7 @@ def save_paper(match: Match, data: PaperData, *, version: int | None, actor: Act
         match_engine.paper_result(
             data.total_a, data.total_b, match.deals_planned, data.deals_played,
             tuppi=data.tuppi or None, deciding_winner=data.deciding_winner or None,
+            overwhelming=overwhelming_rule(),
         )
     except ScoringError as exc:
         raise ResultRefused(message(exc), code=exc.code) from exc

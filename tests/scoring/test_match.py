@@ -242,15 +242,15 @@ def test_match_points():
     assert match_points(B, ByPair(10, 64), 16, tuppi=False) == ByPair(2, 3)
 
 
-def test_fold_reads_the_module_setting_and_accepts_an_explicit_rule(monkeypatch):
+def test_fold_takes_the_rule_explicitly():
     # N = 3, threshold 4 × 3 = 12. B 8 falls (deal 2), A 16 (rami 10) after deal 3 is played on and
     # falls at deal 4: A 16, B 8. Default: A's 16 > 12, 4–1. Margin: 16 − 8 = 8 ≤ 12, 3–2.
     entries = [R(B, 5, 8), R(A, 9, 4), R(A, 10, 3), R(B, 4, 9)]
     assert fold(entries, 3).totals == ByPair(16, 8)
     assert fold(entries, 3).match_points == ByPair(4, 1)
     assert fold(entries, 3, overwhelming="margin").match_points == ByPair(3, 2)
-    monkeypatch.setattr(match, "OVERWHELMING", Overwhelming.MARGIN)
-    assert fold(entries, 3).match_points == ByPair(3, 2)
+    assert fold(entries, 3, overwhelming=Overwhelming.MARGIN).match_points == ByPair(3, 2)
+    assert not hasattr(match, "OVERWHELMING")  # no module setting that anything could change at run time
 
 
 def test_unknown_overwhelming_rule_is_refused():

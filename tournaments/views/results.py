@@ -16,7 +16,7 @@ from tournaments.forms_results import EntryForm, PaperForm
 from tournaments.models import Group, Match, PaperResult, Stage
 from tournaments.permissions import organiser_required
 from tournaments.prefetch import pair_members_prefetch
-from tournaments.results import outcome, sheet
+from tournaments.results import sheet_and_outcome
 
 
 def _match(queryset, **lookup) -> Match:
@@ -108,13 +108,13 @@ def _scoresheet(request, match: Match, actor: services.Actor, url: str):
                            tuppi=paper.tuppi, deciding_winner=paper.deciding_winner)
         paper_form = PaperForm(initial=initial)
 
-    lines, state = sheet(match, rows)
+    lines, state, result = sheet_and_outcome(match, rows, paper)
     context = {
         "match": match,
         "event": match.event,
         "lines": lines,
         "state": state,
-        "outcome": outcome(match, rows, paper),
+        "outcome": result,
         "paper": paper,
         "form": form,
         "paper_form": paper_form,
