@@ -151,7 +151,10 @@ class CrossCell:
 
 
 @dataclass(frozen=True)
-class _Group:
+class GroupTally:
+    """One checked group (:func:`validate_group`): its pairs, each pair's sums over its finished matches,
+    and the finished match of each two pairs that have met (keyed by the frozenset of the two)."""
+
     pairs: tuple[Pair, ...]
     match_points: Mapping[Pair, int]
     wins: Mapping[Pair, int]
@@ -187,7 +190,7 @@ def _check_sides(result: MatchResult, index: int, name: str, code: str) -> Mappi
     return value
 
 
-def _validate(pairs: Sequence[Pair], results: Iterable[MatchResult]) -> _Group:
+def _validate(pairs: Sequence[Pair], results: Iterable[MatchResult]) -> GroupTally:
     """Check one group's pairs and finished matches and add them up (RULES §4, §9)."""
     if isinstance(pairs, str | bytes) or not isinstance(pairs, Iterable):
         raise ScoringError("bad_input", "pairs must be a list of pair ids")
@@ -254,7 +257,7 @@ def _validate(pairs: Sequence[Pair], results: Iterable[MatchResult]) -> _Group:
             match_points[pair] += points[pair]
             totals[pair] += rise[pair]
         wins[result.winner] += 1
-    return _Group(pairs, match_points, wins, totals, mutual)
+    return GroupTally(pairs, match_points, wins, totals, mutual)
 
 
 def _validate_playoffs(playoffs: Iterable[Playoff], known: set[Pair]) -> dict[frozenset, tuple[Pair, ...]]:
@@ -328,7 +331,7 @@ def _split(level: tuple[Pair, ...], key: Mapping[Pair, int]) -> list[tuple[Pair,
 class _Resolver:
     """Steps 2–5 of RULES §4 "Group order" for the pairs level after step 1."""
 
-    def __init__(self, group: _Group, playoffs: Mapping[frozenset, tuple[Pair, ...]]) -> None:
+    def __init__(self, group: GroupTally, playoffs: Mapping[frozenset, tuple[Pair, ...]]) -> None:
         self.group = group
         self.playoffs = playoffs
         self.used: set[frozenset] = set()
@@ -430,6 +433,38 @@ def rank_group(
     return tuple(table)
 
 
+def validate_group(
+    pairs: Sequence[Pair], results: Iterable[MatchResult], playoffs: Iterable[Playoff] = ()
+) -> tuple[GroupTally, Mapping[frozenset, tuple[Pair, ...]]]:
+    """Check one group exactly as :func:`rank_group` does and return its tally and play-offs by pair set.
+
+    The one check left out is whether each play-off is needed by the current table
+    (``playoff_not_needed``): a caller looking at matches still to play (``scoring.prospects``) decides
+    that per completion. Raises ScoringError on invalid input.
+    """
+    group = _validate(pairs, results)
+    return group, MappingProxyType(_validate_playoffs(playoffs, set(group.pairs)))
+
+
+def resolve_level(
+    level: Iterable[Pair],
+    mutual: Mapping[frozenset, MatchResult],
+    totals: Mapping[Pair, int],
+    playoffs: Mapping[frozenset, tuple[Pair, ...]] = MappingProxyType({}),
+) -> tuple[tuple[tuple[Pair, ...], DecidedBy], ...]:
+    """Steps 2–5 of RULES §4 "Group order" for ``level``, pairs level after step 1: the same code
+    :func:`rank_group` runs, on data the caller has already checked (no validation here).
+
+    ``mutual`` maps the frozenset of two pairs to their finished match (only pairs of ``level`` are looked
+    up), ``totals`` gives each pair of ``level`` its rise total (step 4), ``playoffs`` the recorded play-off
+    orders by pair set (step 5). Returns the places best first: each a tuple of pairs (more than one only
+    while a play-off is required, then in id order) and its ``decided_by``. Play-offs that do not apply
+    are ignored.
+    """
+    tally = GroupTally(tuple(level), MappingProxyType({}), MappingProxyType({}), totals, mutual)
+    return tuple(_Resolver(tally, playoffs).resolve(_canonical(tally.pairs), "match_points"))  # type: ignore[misc]
+
+
 def cross_table(
     pairs: Sequence[Pair], results: Iterable[MatchResult]
 ) -> Mapping[tuple[Pair, Pair], CrossCell | None]:
@@ -476,7 +511,8 @@ def _pair_list(value: object, what: str) -> list[str]:
 
 
 def run_cli(data: object) -> list[dict[str, Any]]:
-    """``python -m scoring standings FILE``: rank one group given as JSON (RULES §9)."""
+    """``python -m scoring standings FILE``: rank one group given as JSON (RULES §9), each line with the
+    ``best`` and ``worst`` final position the pair can still reach (:mod:`scoring.prospects`)."""
     if not isinstance(data, dict):
         raise _bad("the input must be a JSON object with pairs and matches")
     extra = sorted(set(data) - _TOP_KEYS)
@@ -520,4 +556,15 @@ def run_cli(data: object) -> list[dict[str, Any]]:
     primary = data.get("primary", "match_points")
     if not isinstance(primary, str):
         raise ScoringError("bad_primary", "primary must be 'match_points' or 'wins'", primary=primary)
-    return [line.to_json() for line in rank_group(pairs, results, playoffs, primary=primary)]  # type: ignore[arg-type]
+    table = rank_group(pairs, results, playoffs, primary=primary)  # type: ignore[arg-type]
+    # Issue #20: each line also says the best and worst final position the pair can still reach. The
+    # input lists finished matches only, so every two pairs without a listed match still have to meet.
+    from scoring.prospects import group_prospects, remaining_round_robin
+
+    reach = {
+        prospect.pair: prospect
+        for prospect in group_prospects(
+            pairs, results, remaining_round_robin(pairs, results), playoffs, primary=primary  # type: ignore[arg-type]
+        )
+    }
+    return [dict(line.to_json(), best=reach[line.pair].best, worst=reach[line.pair].worst) for line in table]

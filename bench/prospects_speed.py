@@ -1,0 +1,74 @@
+"""Prints how long scoring.prospects.group_prospects takes on 9-pair groups with 8 open matches (issue #20),
+and, as a reference, the brute-force enumeration of tests/scoring/test_prospects.py on a small group.
+
+Run: .venv/bin/python bench/prospects_speed.py
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from itertools import combinations
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from scoring.prospects import group_prospects  # noqa: E402
+from scoring.standings import MatchResult  # noqa: E402
+
+SPLITS = {5: 0, 4: 1, 3: 2}
+
+
+def random_group(seed: int, n: int = 9, open_count: int = 8, close: bool = False):
+    """A group of ``n`` pairs, all matches played but ``open_count``; ``close``: only 3–2 results and few
+    distinct totals, so that ties on match points and totals are frequent (the slow end)."""
+    rnd = random.Random(seed)
+    pairs = [f"p{i}" for i in range(n)]
+    matches = list(combinations(pairs, 2))
+    rnd.shuffle(matches)
+    opens, finished = matches[:open_count], []
+    for a, b in matches[open_count:]:
+        w, lo = (a, b) if rnd.random() < 0.5 else (b, a)
+        points = 3 if close else rnd.choice([3, 3, 4, 5])
+        lose_total = rnd.choice([0, 4]) if close else rnd.randrange(0, 60, 4)
+        win_total = lose_total + (4 if close else rnd.randrange(4, 60, 4))
+        finished.append(MatchResult(w, lo, w, {w: points, lo: SPLITS[points]}, {w: win_total, lo: lose_total}))
+    return pairs, finished, opens
+
+
+def time_it(pairs, finished, opens, runs: int = 5) -> list[float]:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        group_prospects(pairs, finished, opens)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def main() -> None:
+    print("group_prospects, 9 pairs, 8 open matches (median / worst of 5 runs):")
+    for label, close in (("random results", False), ("all 3-2, near-equal totals", True)):
+        medians = []
+        for seed in range(1, 9):
+            times = time_it(*random_group(seed, close=close))
+            medians.append(statistics.median(times))
+            print(f"  {label:28s} seed {seed}: median {statistics.median(times) * 1000:6.1f} ms, "
+                  f"worst {max(times) * 1000:6.1f} ms")
+        print(f"  {label:28s} all seeds: median {statistics.median(medians) * 1000:6.1f} ms, "
+              f"slowest {max(medians) * 1000:6.1f} ms")
+
+    from tests.scoring.test_prospects import brute_force
+
+    pairs, finished, opens = random_group(3, n=5, open_count=4, close=True)
+    start = time.perf_counter()
+    brute_force(pairs, finished, opens)
+    brute = time.perf_counter() - start
+    fast = statistics.median(time_it(pairs, finished, opens))
+    print(f"reference, 5 pairs, 4 open matches: brute force {brute * 1000:.0f} ms, "
+          f"group_prospects {fast * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

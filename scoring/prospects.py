@@ -1,0 +1,705 @@
+"""Who can still finish where in a group (*kuka on jatkossa*): best and worst final positions.
+
+Given one round-robin group's finished matches and the matches it still has to play, this module says
+for every pair the best and the worst final position (1 = first) that it can still reach, over every way
+the open matches can end, the final order being RULES.md §4 "Group order" in full, exactly as
+:func:`scoring.standings.rank_group` computes it (the same code: :func:`scoring.standings.resolve_level`
+runs steps 2–5 here). With the advancement rule of RULES.md §4 (8 groups: the first two go on; 16 groups:
+the winner) the web layer turns the two numbers into *jatkoon varmasti* / *putosi* / *vielä auki*
+(:func:`advancement`).
+
+Public API::
+
+    group_prospects(pairs, results, remaining, playoffs=(), *, primary="match_points") -> tuple[Prospect, ...]
+    advancement(prospect, places) -> "through" | "out" | "open"
+
+The model of what an open match can still bring (each line is the project's interpretation):
+
+* **Decision (outcomes):** each open match ends with one of its two pairs winning 5–0, 4–1 or 3–2 (RULES §3:
+  tuppi, overwhelming points win, points win); every such result is possible, whatever the match points
+  of the other matches.
+* **Decision (rise totals):** a pair's final rise total is the fixed sum over its finished matches (as
+  recorded, RULES §4 step 4) plus what its open matches add. An open match adds to each of its two pairs
+  a whole multiple of 4 (RULES §1: every deal scores in steps of 4, the deal-error penalty is 28), 0 or
+  more, with no upper limit. So a pair with open matches can still gain totals but never lose them, and a
+  pair without open matches keeps the totals it has.
+* **Decision (points win):** in a 4–1 or 3–2 the winner's total in that match is greater than the loser's
+  (RULES §3: "the higher total wins"; equal totals go to a deciding deal whose points are added to the
+  winner). So a 4–1 or 3–2 winner gains at least 4 from that match, and the loser gains less than the winner
+  does in that same match: a pair whose open matches are all points losses can only gain what its winners
+  gain more.
+* **Decision (tuppi):** a 5–0 puts no condition on the two totals: a tuppi penalty or a forfeit (RULES §3,
+  "rise totals as they stood, 0–0 if unplayed") can come at any score, so the tuppi winner may end with
+  less than the loser, and both may add 0.
+* **Decision (relaxation, on purpose):** the model does not know the stage's planned deal count, so it does
+  not use the overwhelming threshold (a 4–1 winner above it, a 3–2 winner at most it, RULES §3) nor the
+  least totals that N played deals produce. Real scoresheets are a subset of the model's completions, so a
+  position the function calls decided is decided for every real completion too; at worst it shows open a
+  position that only an impossible scoresheet would reach.
+* **Decision (undecided counts as open):** where the order would depend on rise totals still to be played
+  (any ordering the model allows counts) or on a play-off not recorded, the pair can reach every position
+  of its shared rank: a pair that needs a play-off with its tie at rank r of size s counts r as reachable
+  and r + s − 1 as reachable, never one of them as decided.
+* **Decision (recorded play-offs):** a recorded play-off (RULES §4 step 5) orders its pairs in each completion
+  in which they are exactly one set still level after step 4, and is ignored in every other completion
+  (a play-off recorded before the last match is honoured where it fits; it never raises
+  ``playoff_not_needed`` here: the table itself, :func:`scoring.standings.rank_group`, does that).
+  With no open match the result is exactly rank_group's: best = rank, worst = rank + size of its tie − 1.
+* The open matches are given as pairs of pair ids; each must join two different pairs of the group that
+  have no finished match between them, and appear once (``unknown_pair``, ``self_match``,
+  ``duplicate_match``). Finished matches, play-offs and ``primary`` are checked as rank_group checks them.
+
+How it is computed (exact under the model above, never an enumeration of all 6^k outcomes): for each pair
+p and each of "best" and "worst" a branch-and-bound search fixes, one at a time, only the open matches whose
+two pairs can both still end level with p on step 1 (match points, or wins); a pair whose range of step-1
+values lies wholly above or below p's range is certainly above or below, and its other matches no longer
+matter. When no such match is left, every remaining open match has at most one pair that can still meet p,
+so each such pair's step-1 value can be anything in its range, independently of the others; the search
+then tries each value of p's and each choice of who ends level with p, and orders the level pairs with
+:func:`scoring.standings.resolve_level`. Where step 4 is reached, :func:`_totals_orders` decides which
+orders of the rise totals the model allows (a small transport problem, see there). Bounds from the
+match-point ranges prune the search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from scoring.errors import ScoringError
+from scoring.standings import (
+    PRIMARY_CHOICES,
+    MatchResult,
+    Pair,
+    Playoff,
+    Primary,
+    resolve_level,
+    validate_group,
+)
+
+__all__ = ["Advancement", "Prospect", "advancement", "group_prospects", "remaining_round_robin"]
+
+Advancement = Literal["through", "out", "open"]
+
+# RULES §1, §3: deals score in steps of 4 and the penalty is 28, so a match adds a multiple of 4.
+RISE_STEP = 4
+
+# RULES §3: the winner's match points in the three kinds of win; the loser gets 5 minus them.
+_WIN_POINTS = (5, 4, 3)
+
+_INF = float("inf")
+
+
+@dataclass(frozen=True)
+class Prospect:
+    """A pair's best and worst reachable final position in its group (1 = first)."""
+
+    pair: Pair
+    best: int
+    worst: int
+
+    @property
+    def decided(self) -> bool:
+        """The final position is fixed whatever the open matches bring."""
+        return self.best == self.worst
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pair": self.pair, "best": self.best, "worst": self.worst}
+
+
+def advancement(prospect: Prospect, places: int) -> Advancement:
+    """Whether a pair goes on when the first ``places`` of the group advance (RULES §4: 2 with 8 groups,
+    1 with 16): ``"through"`` (*jatkoon varmasti*) when even its worst position advances, ``"out"``
+    (*putosi*) when even its best does not, else ``"open"`` (*vielä auki*)."""
+    if prospect.worst <= places:
+        return "through"
+    if prospect.best > places:
+        return "out"
+    return "open"
+
+
+# --------------------------------------------------------------------------------------------------
+# Input
+
+
+def _check_remaining(remaining: Iterable[Any], pairs: tuple[Pair, ...], played: Mapping[frozenset, Any]
+                     ) -> list[tuple[Pair, Pair]]:
+    if isinstance(remaining, str | bytes) or not isinstance(remaining, Iterable):
+        raise ScoringError("bad_input", "remaining must be a list of two-pair matches")
+    known = set(pairs)
+    seen: set[frozenset] = set()
+    opens: list[tuple[Pair, Pair]] = []
+    for index, item in enumerate(remaining, start=1):
+        if isinstance(item, str | bytes) or not isinstance(item, Iterable):
+            raise ScoringError("bad_input", f"open match {index} must be two pair ids", remaining=index)
+        sides = tuple(item)
+        if len(sides) != 2:
+            raise ScoringError("bad_input", f"open match {index} must be two pair ids", remaining=index)
+        for pair in sides:
+            if pair not in known:
+                raise ScoringError(
+                    "unknown_pair",
+                    f"open match {index} names pair {pair!r}, which is not in this group",
+                    remaining=index,
+                    pair=pair,
+                )
+        a, b = sides
+        if a == b:
+            raise ScoringError(
+                "self_match", f"open match {index}: pair {a!r} cannot play itself", remaining=index, pair=a
+            )
+        key = frozenset(sides)
+        if key in played or key in seen:
+            raise ScoringError(
+                "duplicate_match",
+                f"open match {index}: {a!r} and {b!r} have already met or are listed twice",
+                remaining=index,
+                a=a,
+                b=b,
+            )
+        seen.add(key)
+        opens.append((a, b))
+    return opens
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    """One way an open match can end: key gains on step 1, whether it is a points win, the result."""
+
+    winner: int
+    loser: int
+    gain_winner: int
+    gain_loser: int
+    points_win: bool  # 4–1 or 3–2 (the winner's share is greater); False for a tuppi 5–0
+    result: MatchResult
+
+
+def _points_wins_needed(primary: Primary, most: int) -> list[list[int]]:
+    """``table[j][d]``: the fewest points wins (4–1, 3–2) among j open matches that give d match points.
+
+    Under ``primary="wins"`` step 1 counts wins and every win may be a 5–0, so it is always 0. Under match
+    points a match gives 0, 1, 2 or 5 without a points win and 3 or 4 only with one.
+    """
+    table = [[0]]
+    for j in range(1, most + 1):
+        row = []
+        for d in range(5 * j + 1):
+            if primary == "wins":
+                row.append(0)
+                continue
+            best = None
+            for gain in range(6):
+                if 0 <= d - gain <= 5 * (j - 1):
+                    cost = table[j - 1][d - gain] + (1 if gain in (3, 4) else 0)
+                    best = cost if best is None else min(best, cost)
+            row.append(best if best is not None else 0)
+        table.append(row)
+    return table
+
+
+# --------------------------------------------------------------------------------------------------
+# The rise totals (RULES §4 step 4) under the model of the module docstring
+
+
+def _totals_orders(
+    centre: int,
+    members: Sequence[int],
+    fixed: Mapping[int, int],
+    forced: Mapping[int, int],
+    bound_to: Mapping[int, tuple[int, ...] | None],
+    relation: Mapping[int, str],
+) -> bool:
+    """Can the open matches' rise totals end so that each pair q of ``relation`` has a final total above
+    (``"A"``), equal to (``"E"``) or below (``"B"``) the final total of pair ``centre``? Members left out of
+    ``relation`` may end anywhere.
+
+    ``members`` are the pairs compared at step 4 (``centre`` among them); the totals of any other pair do not
+    matter. For each member: ``fixed`` its total from finished matches; ``forced`` how many of its open
+    matches it wins on points (each adds at least 4 to it, Decision (points win)); ``bound_to`` is None for
+    a *free* member — one that can raise its total on its own without limit: it has an open match that is a
+    tuppi (either side), a points win, or a points loss to a non-member (whose total does not matter) — and
+    otherwise (a *bound* member: every open match of it is a points loss to another member, or it has none)
+    the members it loses those matches to.
+
+    Work in units of 4 (Decision (rise totals)). Let g_q be q's gain and τ = g_centre. Without loss of
+    generality a free member loses its points losses to members with share 0 (it can take what it needs
+    from its own free match, and a smaller loser share only lowers its winner's least total). So, for
+    shares y_e ≥ 0 on the points losses e of bound members: a bound member gains exactly Σ y_e over its
+    losses; a free member w gains any amount from ``forced[w]`` + Σ y_e (the shares of the bound members it
+    beat, each winner share exceeding its loser share) upwards. A relation is a bound on g_q − τ derived from
+    ``fixed``: above g_q ≥ τ + a_q, equal g_q = τ + e_q (only if the fixed difference is a multiple of 4),
+    below g_q ≤ τ + b_q. For a fixed τ this is a supply-and-capacity problem on the bipartite graph of bound
+    members and their winners: each bound member must send at least its least gain to its winners, each
+    winner that must stay at or below τ + c can take at most τ + c − forced, a winner that may go above
+    takes any amount. By Hall's theorem (and integral flows) it is solvable iff for every set S of bound
+    members the least gains of S fit in the capacities of S's winners. Each such condition is convex
+    piecewise linear in τ, so the feasible τ form an interval: the largest violation, a convex function,
+    is minimised by bisection over τ ≥ 0 (beyond all break and crossing points it is linear).
+    """
+    c_centre = fixed[centre]
+    lower, upper = 0, _INF
+    caps: dict[int, int | None] = {}  # winner -> c with capacity τ + c, or None for unlimited
+    left: list[tuple[str, int, tuple[int, ...]]] = []  # bound members that may have to gain
+    spread = 2 + forced[centre]
+    if bound_to[centre] is None:
+        lower = max(lower, forced[centre])
+        caps[centre] = -forced[centre]
+    elif bound_to[centre]:
+        left.append(("E", 0, bound_to[centre]))  # type: ignore[arg-type]
+    else:
+        upper = 0  # the centre gains nothing
+    for q in members:
+        if q == centre:
+            continue
+        rel = relation.get(q)
+        if rel is None:  # not asked: no condition (a free member may take any amount)
+            if bound_to[q] is None:
+                caps[q] = None
+            continue
+        diff = c_centre - fixed[q]
+        if rel == "A":
+            offset = diff // RISE_STEP + 1
+        elif rel == "E":
+            if diff % RISE_STEP:
+                return False
+            offset = diff // RISE_STEP
+        else:
+            offset = -((-diff) // RISE_STEP) - 1
+        spread += abs(offset) + forced[q] + 2
+        winners = bound_to[q]
+        if winners is None:
+            if rel == "A":
+                caps[q] = None
+            else:
+                caps[q] = offset - forced[q]
+                lower = max(lower, forced[q] - offset)
+        elif rel == "B":
+            lower = max(lower, -offset)  # it stays at its fixed total, which must be below
+        elif rel == "E":
+            lower = max(lower, -offset)
+            if winners:
+                left.append(("E", offset, winners))
+            else:
+                upper = min(upper, -offset)
+        elif winners:
+            left.append(("A", offset, winners))
+        else:
+            upper = min(upper, -offset)  # it must gain nothing, so its fixed total must be above
+    if lower > upper:
+        return False
+    # Hall's condition for every set of bound members whose winners all have a capacity.
+    conditions: list[tuple[list[tuple[str, int]], int, list[int]]] = []
+    for mask in range(1, 1 << len(left)):
+        chosen = [left[i] for i in range(len(left)) if mask >> i & 1]
+        winners_of = {w for _kind, _offset, ws in chosen for w in ws}
+        if any(caps.get(w, None) is None for w in winners_of):
+            continue
+        conditions.append(([(kind, offset) for kind, offset, _ws in chosen], len(winners_of),
+                           [caps[w] for w in winners_of]))  # type: ignore[misc]
+    if not conditions:
+        return True
+
+    def violation(tau: int) -> int:
+        worst = None
+        for supplies, count, capacity in conditions:
+            need = 0
+            for kind, offset in supplies:
+                need += max(0, tau + offset) if kind == "A" else tau + offset
+            value = need - count * tau - sum(capacity)
+            worst = value if worst is None else max(worst, value)
+        return worst  # type: ignore[return-value]
+
+    hi = upper if upper != _INF else max(lower, 2 * spread + 2)
+    lo = lower
+    hi = int(hi)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if violation(mid + 1) >= violation(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    if violation(lo) <= 0:
+        return True
+    # Still falling at the far end with no upper limit: linear from there on, so it reaches 0.
+    return upper == _INF and violation(lo + 1) < violation(lo)
+
+
+# --------------------------------------------------------------------------------------------------
+# The search
+
+
+class _Group:
+    """One group prepared for the searches: pairs by index, step-1 values, open matches and outcomes."""
+
+    def __init__(
+        self,
+        pairs: tuple[Pair, ...],
+        results_by_pair: Mapping[frozenset, MatchResult],
+        key: Mapping[Pair, int],
+        totals: Mapping[Pair, int],
+        opens: list[tuple[Pair, Pair]],
+        playoffs: Mapping[frozenset, tuple[Pair, ...]],
+        primary: Primary,
+    ) -> None:
+        self.pairs = pairs
+        self.n = len(pairs)
+        self.index = {pair: i for i, pair in enumerate(pairs)}
+        self.finished = dict(results_by_pair)
+        self.base_key = [key[pair] for pair in pairs]
+        self.fixed_totals = [totals[pair] for pair in pairs]
+        self.playoffs = playoffs
+        self.primary = primary
+        # Step 1 gains: match points, or wins (Decision (RULES §4, step 1) in scoring.standings).
+        self.step = 5 if primary == "match_points" else 1
+        self.winner_least = 3 if primary == "match_points" else 1  # what a winner gains at least
+        self.loser_most = 2 if primary == "match_points" else 0  # what a loser gains at most
+        self.ends: list[tuple[int, int]] = []
+        self.outcomes: list[tuple[_Outcome, ...]] = []
+        self.matches_of: list[list[int]] = [[] for _ in pairs]
+        for number, (a, b) in enumerate(opens):
+            i, j = self.index[a], self.index[b]
+            self.ends.append((i, j))
+            self.matches_of[i].append(number)
+            self.matches_of[j].append(number)
+            ways = []
+            for w, lose in ((i, j), (j, i)):
+                for points in _WIN_POINTS:
+                    wp, lp = pairs[w], pairs[lose]
+                    result = MatchResult(wp, lp, wp, {wp: points, lp: 5 - points}, {wp: 0, lp: 0})
+                    if primary == "match_points":
+                        gains = (points, 5 - points)
+                    else:
+                        gains = (1, 0)
+                    ways.append(_Outcome(w, lose, gains[0], gains[1], points != 5, result))
+            self.outcomes.append(tuple(ways))
+        self.kappa = _points_wins_needed(primary, max((len(m) for m in self.matches_of), default=0))
+        self.zeros = dict.fromkeys(pairs, 0)
+
+    def search(self, centre: int, mode: str) -> int:
+        return _Search(self, centre, mode).run()
+
+
+class _Stop(Exception):
+    """The bound at the root has been reached: nothing better exists."""
+
+
+class _Search:
+    """Branch and bound for one pair (``centre``) and one of ``"best"`` / ``"worst"``."""
+
+    def __init__(self, group: _Group, centre: int, mode: str) -> None:
+        self.g = group
+        self.p = centre
+        self.best_mode = mode == "best"
+        self.key = list(group.base_key)
+        self.unfixed = [len(ms) for ms in group.matches_of]
+        self.assigned: list[_Outcome | None] = [None] * len(group.ends)
+        self.mutual = dict(group.finished)
+        self.value = group.n + 1 if self.best_mode else 0
+        self.root_bound: int | None = None
+
+    def run(self) -> int:
+        try:
+            self.node()
+        except _Stop:
+            pass
+        return self.value
+
+    # -- one node -----------------------------------------------------------------------------------
+
+    def node(self) -> None:
+        g, p = self.g, self.p
+        step = g.step
+        p_lo = self.key[p]
+        p_hi = p_lo + step * self.unfixed[p]
+        above = below = 0
+        relevant = [False] * g.n
+        relevant[p] = True
+        for x in range(g.n):
+            if x == p:
+                continue
+            lo = self.key[x]
+            if lo > p_hi:
+                above += 1
+            elif lo + step * self.unfixed[x] < p_lo:
+                below += 1
+            else:
+                relevant[x] = True
+        inner = [
+            m for m, (a, b) in enumerate(g.ends)
+            if self.assigned[m] is None and relevant[a] and relevant[b]
+        ]
+        # Bound: a match between two pairs that both pass p's best (or both miss p's worst) whoever
+        # wins it puts one more pair certainly above (below) p.
+        extra = self.forced_by_matches(inner, p_lo, p_hi)
+        if self.best_mode:
+            bound = 1 + above + extra
+            if self.root_bound is None:
+                self.root_bound = bound
+            if bound >= self.value:
+                return
+        else:
+            bound = g.n - below - extra
+            if self.root_bound is None:
+                self.root_bound = bound
+            if bound <= self.value:
+                return
+        if not inner:
+            self.leaf(relevant, above)
+            if self.value == self.root_bound:
+                raise _Stop
+            return
+        m = self.choose(inner)
+        for outcome in self.order(m):
+            self.apply(m, outcome)
+            self.node()
+            self.undo(m, outcome)
+
+    def forced_by_matches(self, inner: list[int], p_lo: int, p_hi: int) -> int:
+        g, p = self.g, self.p
+        used: set[int] = set()
+        count = 0
+        for m in inner:
+            a, b = g.ends[m]
+            if p in (a, b) or a in used or b in used:
+                continue
+            if self.best_mode:
+                if self.key[a] + g.winner_least > p_hi and self.key[b] + g.winner_least > p_hi:
+                    used.update((a, b))
+                    count += 1
+            else:
+                top_a = self.key[a] + g.step * self.unfixed[a]
+                top_b = self.key[b] + g.step * self.unfixed[b]
+                loss = g.step - g.loser_most
+                if top_a - loss < p_lo and top_b - loss < p_lo:
+                    used.update((a, b))
+                    count += 1
+        return count
+
+    def choose(self, inner: list[int]) -> int:
+        p = self.p
+        for m in inner:
+            if p in self.g.ends[m]:
+                return m
+        return inner[0]
+
+    def order(self, m: int) -> list[_Outcome]:
+        """Outcomes most promising first, so that a good bound is found early."""
+        g, p = self.g, self.p
+        ways = list(g.outcomes[m])
+
+        def score(o: _Outcome) -> tuple:
+            if p == o.winner:
+                return (-o.gain_winner,) if self.best_mode else (o.gain_winner,)
+            if p == o.loser:
+                return (-o.gain_loser,) if self.best_mode else (o.gain_loser,)
+            new_w = self.key[o.winner] + o.gain_winner
+            new_l = self.key[o.loser] + o.gain_loser
+            return (max(new_w, new_l),) if self.best_mode else (-min(new_w, new_l),)
+
+        ways.sort(key=score)
+        return ways
+
+    def apply(self, m: int, o: _Outcome) -> None:
+        self.assigned[m] = o
+        self.key[o.winner] += o.gain_winner
+        self.key[o.loser] += o.gain_loser
+        self.unfixed[o.winner] -= 1
+        self.unfixed[o.loser] -= 1
+        self.mutual[frozenset((self.g.pairs[o.winner], self.g.pairs[o.loser]))] = o.result
+
+    def undo(self, m: int, o: _Outcome) -> None:
+        self.assigned[m] = None
+        self.key[o.winner] -= o.gain_winner
+        self.key[o.loser] -= o.gain_loser
+        self.unfixed[o.winner] += 1
+        self.unfixed[o.loser] += 1
+        del self.mutual[frozenset((self.g.pairs[o.winner], self.g.pairs[o.loser]))]
+
+    # -- a leaf: no open match joins two pairs that can both still meet p ---------------------------
+
+    def leaf(self, relevant: list[bool], above: int) -> None:
+        g, p = self.g, self.p
+        step = g.step
+        others = [x for x in range(g.n) if relevant[x] and x != p]
+        memo: dict[tuple[frozenset, int], int] = {}
+        lo_p = self.key[p]
+        for level_value in range(lo_p, lo_p + step * self.unfixed[p] + 1):
+            count = above
+            fixed_level = [p]
+            optional: list[tuple[int, int]] = []  # (pair, 1 if its other choice is above p else 0)
+            for x in others:
+                lo = self.key[x]
+                hi = lo + step * self.unfixed[x]
+                can_above, can_level, can_below = hi > level_value, lo <= level_value <= hi, lo < level_value
+                if self.best_mode:
+                    if can_below:
+                        if can_level:
+                            optional.append((x, 0))
+                    elif can_level:
+                        if can_above:
+                            optional.append((x, 1))
+                        else:
+                            fixed_level.append(x)
+                    else:
+                        count += 1
+                else:
+                    if can_above:
+                        if can_level:
+                            optional.append((x, 1))
+                        else:
+                            count += 1
+                    elif can_level:
+                        if can_below:
+                            optional.append((x, 0))
+                        else:
+                            fixed_level.append(x)
+            for mask in range(1 << len(optional)):
+                level = list(fixed_level)
+                extra = count
+                for bit, (x, other_above) in enumerate(optional):
+                    if mask >> bit & 1:
+                        level.append(x)
+                    else:
+                        extra += other_above
+                if self.best_mode and extra + 1 >= self.value:
+                    continue
+                if not self.best_mode and extra + len(level) <= self.value:
+                    continue
+                key = (frozenset(level), level_value)
+                if key not in memo:
+                    memo[key] = self.within(level, level_value)
+                if self.best_mode:
+                    self.value = min(self.value, extra + memo[key])
+                else:
+                    self.value = max(self.value, extra + memo[key])
+
+    def within(self, level: list[int], level_value: int) -> int:
+        """p's best (best mode) or worst (worst mode) place inside ``level``, the pairs level with it on
+        step 1 when its step-1 value is ``level_value``, 1-based."""
+        g = self.g
+        if len(level) == 1:
+            return 1
+        centre = g.pairs[self.p]
+        blocks = resolve_level([g.pairs[x] for x in level], self.mutual, g.zeros)
+        offset = 0
+        for block, _how in blocks:
+            if centre in block:
+                break
+            offset += len(block)
+        if len(block) == 1:
+            return offset + 1
+        # With equal totals p shares a place with ``block``: these pairs reach step 4 together.
+        return offset + self.by_totals([g.index[x] for x in block], level_value)
+
+    def by_totals(self, members: list[int], level_value: int) -> int:
+        """Steps 4–5 for the pairs ``members`` (p among them): p's best place (best mode: the top of its
+        shared place) or worst place (worst mode: the bottom of it) inside them, 1-based, over every order
+        of the final rise totals that the model allows (:func:`_totals_orders`)."""
+        g, p = self.g, self.p
+        inside = set(members)
+        forced: dict[int, int] = {}
+        bound_to: dict[int, tuple[int, ...] | None] = {}
+        for q in members:
+            wins = 0
+            free = self.unfixed[q] > 0  # a match against a pair that cannot meet p: a free share
+            if self.unfixed[q]:
+                # Decision (points win): only 4–1 and 3–2 force a gain; take the fewest the key allows.
+                wins += g.kappa[self.unfixed[q]][level_value - self.key[q]]
+            winners: list[int] = []
+            for m in g.matches_of[q]:
+                o = self.assigned[m]
+                if o is None:
+                    continue
+                if o.winner == q:
+                    free = True
+                    wins += o.points_win
+                elif not o.points_win or o.winner not in inside:
+                    free = True
+                else:
+                    winners.append(o.winner)
+            forced[q] = wins
+            bound_to[q] = None if free else tuple(winners)
+        fixed = {q: g.fixed_totals[q] for q in members}
+        centre = g.pairs[p]
+        # Pairs that cannot gain first: they have the fewest choices, so dead ends show early.
+        others = sorted((q for q in members if q != p), key=lambda q: bound_to[q] is None)
+        size = len(members)
+        # Best mode tries "below" first (it never puts p lower than "above" does), worst mode "above".
+        choices = ("B", "E", "A") if self.best_mode else ("A", "E", "B")
+        relation: dict[int, str] = {}
+        found = [size + 1 if self.best_mode else 0]
+
+        def place() -> None:
+            # Representative totals with this order: above 2, level 1, below 0 (only the order counts).
+            totals = {g.pairs[q]: {"A": 2, "E": 1, "B": 0}[relation[q]] for q in others}
+            totals[centre] = 1
+            blocks = resolve_level([g.pairs[q] for q in members], self.mutual, totals, g.playoffs)
+            offset = 0
+            for block, _how in blocks:
+                if centre in block:
+                    break
+                offset += len(block)
+            if self.best_mode:
+                found[0] = min(found[0], offset + 1)
+            else:
+                found[0] = max(found[0], offset + len(block))
+
+        def extend(i: int, above: int, below: int) -> None:
+            if self.best_mode and above + 1 >= found[0]:
+                return
+            if not self.best_mode and size - below <= found[0]:
+                return
+            if not _totals_orders(p, members, fixed, forced, bound_to, relation):
+                return
+            if i == len(others):
+                place()
+                return
+            q = others[i]
+            for rel in choices:
+                relation[q] = rel
+                extend(i + 1, above + (rel == "A"), below + (rel == "B"))
+            del relation[q]
+
+        extend(0, 0, 0)
+        return found[0]
+
+
+def group_prospects(
+    pairs: Sequence[Pair],
+    results: Iterable[MatchResult],
+    remaining: Iterable[Iterable[Pair]],
+    playoffs: Iterable[Playoff] = (),
+    *,
+    primary: Primary = "match_points",
+) -> tuple[Prospect, ...]:
+    """Every pair's best and worst final position in its group (RULES §4), in the order of ``pairs``.
+
+    ``results`` are the group's finished, non-annulled matches (as for
+    :func:`scoring.standings.rank_group`), ``remaining`` the matches still to play as pairs of pair ids,
+    ``playoffs`` the recorded play-offs, ``primary`` the step-1 setting. Exact under the model of the module
+    docstring. Raises ScoringError on invalid input.
+    """
+    if primary not in PRIMARY_CHOICES:
+        raise ScoringError(
+            "bad_primary", f"primary must be 'match_points' or 'wins', not {primary!r}", primary=primary
+        )
+    results = list(results)
+    tally, playoff_sets = validate_group(pairs, results, playoffs)
+    opens = _check_remaining(remaining, tally.pairs, tally.mutual)
+    key = tally.match_points if primary == "match_points" else tally.wins
+    group = _Group(tally.pairs, tally.mutual, key, tally.totals, opens, playoff_sets, primary)
+    return tuple(
+        Prospect(pair, group.search(i, "best"), group.search(i, "worst")) for i, pair in enumerate(tally.pairs)
+    )
+
+
+def remaining_round_robin(pairs: Sequence[Pair], results: Iterable[MatchResult]) -> list[tuple[Pair, Pair]]:
+    """The matches a round robin still has to play: every two pairs without a finished match between them
+    (RULES §4: every pair meets every other pair of its group once), in the order of ``pairs``."""
+    played = {frozenset((r.a, r.b)) for r in results}
+    pairs = list(pairs)
+    return [
+        (a, b) for i, a in enumerate(pairs) for b in pairs[i + 1:] if frozenset((a, b)) not in played
+    ]
+
