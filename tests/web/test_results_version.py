@@ -1,0 +1,141 @@
+"""The results version (tournaments/versions.py): every service that changes a fact anything derived
+depends on bumps it in its own transaction; a refused change leaves it as it was."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from teams import services as team_services
+from tests.teams.builders import declare, drawn_event, players, row, start
+from tests.web.builders import add_pairs, clubs
+from tests.web.results_helpers import entry_data, paper, rami, tie_group
+from tournaments import services, sunday, versions
+from tournaments.models import Event, Match
+from tournaments.simulation import play_matches, settle_playoffs
+
+ORGANISER = services.Actor(user=None)
+
+
+def version(event) -> int:
+    return versions.current(event.pk)
+
+
+def bumps(event, change) -> None:
+    before = version(event)
+    change()
+    assert version(event) > before
+
+
+@pytest.fixture
+def drawn(make_event, organiser):
+    event = make_event()
+    event.organisers.add(organiser)
+    pairs = add_pairs(event, 16)
+    services.draw_groups(event, organiser, seed=5)
+    return event, pairs
+
+
+def first_match(event) -> Match:
+    return Match.objects.filter(event=event, stage="saturday").order_by("round", "table").first()
+
+
+def test_entries(make_event):
+    event = make_event()
+    pairs = add_pairs(event, 3, checked_in=False)
+    fresh = players(2)
+    bumps(event, lambda: services.create_pair(event, fresh[0], fresh[1], clubs(1)[0]))
+    bumps(event, lambda: services.withdraw_pair(pairs[0]))
+    bumps(event, lambda: services.withdraw_absent(event))
+
+
+def test_draw_redraw_swap_and_event_edits(drawn, organiser):
+    event, pairs = drawn
+    bumps(event, lambda: services.draw_groups(event, organiser, seed=6))
+    groups = services.current_groups(event)
+    x, y = groups[0][0], groups[1][0]
+    bumps(event, lambda: services.swap_pairs(event, event.pairs.get(pk=x), event.pairs.get(pk=y), organiser))
+    fresh = Event.objects.get(pk=event.pk)
+    fresh.name = "Uusi nimi"
+    bumps(event, fresh.save)
+
+
+def test_every_result_change(drawn, organiser):
+    event, _pairs = drawn
+    match = first_match(event)
+    bumps(event, lambda: services.add_entry(match, entry_data(rami("A", 9)), version=None, actor=ORGANISER))
+    bumps(event, lambda: services.replace_entry(match, 1, entry_data(rami("A", 10)), version=None, actor=ORGANISER))
+    bumps(event, lambda: services.delete_last_entry(match, version=None, actor=ORGANISER))
+    bumps(event, lambda: paper(match, 40, 20))
+    bumps(event, lambda: services.set_confirmed(match, True, user=organiser))
+    bumps(event, lambda: services.set_confirmed(match, False, user=organiser))
+    bumps(event, lambda: services.clear_paper(match, version=None, actor=ORGANISER))
+
+
+def test_a_refused_change_keeps_the_version(drawn):
+    event, _pairs = drawn
+    match = first_match(event)
+    before = version(event)
+    with pytest.raises(services.ResultRefused):
+        services.add_entry(match, entry_data(rami("A", 9)), version=match.version + 5, actor=ORGANISER)
+    with pytest.raises(services.ResultRefused):
+        services.delete_last_entry(match, version=None, actor=ORGANISER)  # nothing to delete
+    assert version(event) == before
+
+
+def test_play_off(make_event, organiser):
+    event, group, pairs = tie_group(make_event, organiser)
+    bumps(event, lambda: services.record_playoff(group, [pairs[2].pk, pairs[0].pk, pairs[1].pk], user=organiser))
+
+
+def test_sunday_advance_seeding_placements_and_publication(make_event):
+    event = make_event()
+    rng = random.Random(3)
+    add_pairs(event, 16)
+    services.draw_groups(event, None, seed=3)
+    play_matches(event.matches.filter(stage="saturday"), rng)
+    settle_playoffs(event, rng)
+    bumps(event, lambda: sunday.advance(event, None))
+    seeding = sunday.current_seeding(event)
+    seeding[0][0], seeding[1][0] = seeding[1][0], seeding[0][0]
+    bumps(event, lambda: sunday.correct_seeding(event, seeding, None))
+    play_matches(event.matches.filter(stage="sunday"), rng)
+    settle_playoffs(event, rng, "sunday")
+    bumps(event, lambda: sunday.create_placements(event))
+    for _round in ("semi", "final"):
+        play_matches(event.matches.filter(stage="placement"), rng)
+        sunday.create_placements(event)
+    bumps(event, lambda: sunday.publish(event, None))
+
+
+def test_simulated_results_bump(drawn):
+    event, _pairs = drawn
+    bumps(event, lambda: play_matches(event.matches.filter(stage="saturday", round=1), random.Random(1)))
+
+
+def test_team_competition(make_event, organiser):
+    event, teams = drawn_event(make_event, organiser, 4)
+    first = row(event, 1, 1)
+    team = first.team_a
+    bumps(event, lambda: declare(first, team))
+    substitute = players(1)[0]
+    other = row(event, 1, 2).team_a
+    bumps(event, lambda: team_services.name_substitute(other, substitute, team_services.Actor(user=organiser)))
+    bumps(event, lambda: start(first, organiser))
+    bumps(event, lambda: team_services.cancel_start(first))
+    bumps(event, lambda: team_services.set_round_day(event, 2, event.starts_on))
+
+
+def test_team_entries(make_event, organiser):
+    from tests.teams.builders import add_team, team_event
+
+    event = team_event(make_event, organiser)
+    bumps(event, lambda: add_team(event, "Kemin Kasa"))
+    add_team(event, "Oulun Tuppiseura")
+    victim = add_team(event, "Poistettava")
+    bumps(event, lambda: team_services.delete_team(victim))
+    bumps(event, lambda: team_services.draw(event, organiser, seed=2))
+    with pytest.raises(ValidationError):
+        team_services.draw(event, organiser, seed=3)  # drawn once
