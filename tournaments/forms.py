@@ -14,8 +14,12 @@ class LoginForm(AuthenticationForm):
         "inactive": _("Tämä tunnus ei ole käytössä."),
     }
 
+    # max_length: a longer name cannot be a user's, and never reaches authenticate() (or django-axes'
+    # record of failed attempts, a 255-character column)
     username = forms.CharField(
-        label=_("Käyttäjätunnus"), widget=forms.TextInput(attrs={"autofocus": True, "autocomplete": "username"})
+        label=_("Käyttäjätunnus"),
+        max_length=150,
+        widget=forms.TextInput(attrs={"autofocus": True, "autocomplete": "username"}),
     )
     password = forms.CharField(
         label=_("Salasana"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})

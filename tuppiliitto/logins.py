@@ -60,3 +60,13 @@ def client_address(request) -> str | None:
         if len(forwarded) >= proxies:
             return forwarded[-proxies]
     return request.META.get("REMOTE_ADDR")
+
+
+def attempt_username(request, credentials=None) -> str | None:
+    """The user name axes records and locks by: as typed, cut to 150 characters (no user name is longer;
+    axes keeps it in a 255-character column, and PostgreSQL refuses longer values)."""
+    field = settings.AXES_USERNAME_FORM_FIELD
+    value = (credentials or {}).get(field) if credentials else None
+    if value is None:
+        value = request.POST.get(field)
+    return str(value)[:150] if value is not None else None

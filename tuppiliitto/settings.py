@@ -132,6 +132,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "tuppiliitto.logins.locked_out"
 AXES_CLIENT_IP_CALLABLE = "tuppiliitto.logins.client_address"
+AXES_USERNAME_CALLABLE = "tuppiliitto.logins.attempt_username"
 TRUSTED_PROXIES = int(os.environ.get("DJANGO_TRUSTED_PROXIES", "0") or 0)
 
 LOGIN_URL = "login"

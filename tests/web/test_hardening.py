@@ -62,6 +62,14 @@ def test_the_lockout_page_is_the_finnish_login_page(client, staff):
     assert "Käyttäjätunnus" in html and 'value="staff"' in html
 
 
+@pytest.mark.parametrize("url_name", ["login", "admin:login"])
+def test_a_5000_character_user_name_is_just_a_failed_login(client, staff, url_name):
+    for _ in range(6):
+        response = client.post(reverse(url_name), {"username": "x" * 5000, "password": "väärä"})
+        assert response.status_code in (200, 429)
+    assert client.post(reverse(url_name), {"username": "staff", "password": "oikea-salasana-7"}).status_code == 302
+
+
 def test_failures_spread_over_users_lock_no_one(client, django_user_model):
     django_user_model.objects.create_user("aino", password="aino-salasana-1")
     for name in ("a", "b", "c", "d", "e", "f"):
