@@ -7,12 +7,14 @@ from django.urls import include, path
 
 from tournaments.forms import LoginForm
 from tournaments.views.results import link_match
+from tuppiliitto.health import health
 from tuppiliitto.http import private_link
 
 admin.site.site_header = "Suomen Tuppiliitto"
 admin.site.site_title = "Tuppiliitto"
 
 urlpatterns = [
+    path("terveys/", health, name="health"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path(
