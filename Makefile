@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 MANAGE := $(PY) manage.py
 PG_URL ?= postgres://postgres@127.0.0.1:5432/tuppiliitto
 
-.PHONY: run test install lint messages pytest-sqlite pytest-postgres
+.PHONY: run test test-fast install lint messages pytest-sqlite pytest-postgres
 
 $(VENV)/.installed: pyproject.toml requirements.lock
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -36,6 +36,11 @@ test: install
 	$(MAKE) pytest-sqlite
 	@if $(PY) scripts/postgres-available.py; then $(MAKE) pytest-postgres; \
 	else echo "No PostgreSQL at 127.0.0.1:5432: the PostgreSQL run is skipped."; fi
+
+# The daily loop: everything that needs no browser and no large simulation, on SQLite, on both cores.
+test-fast: install
+	$(MAKE) messages
+	DATABASE_URL= $(PY) -m pytest -q -m "not slow and not browser" -n 2
 
 pytest-sqlite: install
 	DATABASE_URL= $(PY) -m pytest

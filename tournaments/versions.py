@@ -27,7 +27,7 @@ def lock(event_id: int) -> Event:
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("versions.lock() must run inside a transaction")
     bump(event_id)  # the UPDATE takes the row lock first, on every database
-    return Event.objects.select_for_update().select_related("season", "organising_club").get(pk=event_id)
+    return Event.objects.select_for_update(of=("self",)).select_related("season", "organising_club").get(pk=event_id)
 
 
 def current(event_id: int) -> int:

@@ -71,7 +71,7 @@ def cache_from_env(base_dir: Path) -> dict:
             "OPTIONS": {"MAX_ENTRIES": 5000, "CULL_FREQUENCY": 4},
             **common,
         }
-    if scheme in ("redis", "rediss"):
+    if scheme in ("redis", "rediss") and _sep and rest:
         return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url, **common}
     if scheme == "file" and rest.startswith("/"):
         return {

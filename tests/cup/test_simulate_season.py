@@ -23,6 +23,8 @@ from tests.cup.builders import sheet_rows, workbook
 from tournaments import readmodel
 from tournaments.models import Event, PairMember, Player, Season, SeasonClub, Transfer
 
+pytestmark = pytest.mark.slow  # make test-fast leaves it out
+
 TABLE = [25, 22, 20, 18, 16, 14, 12, 10, 9, 7, 6, 5, 4, 3, 2, 1]  # RULES.md §8
 BEST_N = 4
 

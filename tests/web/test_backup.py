@@ -20,7 +20,7 @@ from django.core.management.base import CommandError
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def live_rows() -> dict[str, list[tuple]]:

@@ -24,6 +24,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.resolvers import RegexPattern, RoutePattern
 
+pytestmark = pytest.mark.slow  # make test-fast leaves it out
+
 ROOT = Path(__file__).resolve().parents[2]
 
 ODD = ["", "0", "-1", "9" * 30, "abc", "a\x00b", "ä€𝄞", "x" * 5000, "1.5", "²"]

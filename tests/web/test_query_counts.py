@@ -7,12 +7,15 @@ from __future__ import annotations
 
 from io import StringIO
 
+import pytest
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tournaments.models import Event, Match, Pair
+
+pytestmark = pytest.mark.slow  # make test-fast leaves it out
 
 
 def simulated(pairs: int) -> Event:

@@ -83,3 +83,39 @@ def test_default_database_is_sqlite_in_project_folder(monkeypatch):
     config = database_from_env(ROOT)
     assert config["ENGINE"] == "django.db.backends.sqlite3"
     assert Path(config["NAME"]) == ROOT / "db.sqlite3"
+
+
+# --- the cache and the rules switches (read by tuppiliitto/env.py at start-up) -------------------------
+
+
+def test_cache_url_selects_the_shared_cache(monkeypatch, tmp_path):
+    import pytest
+    from django.core.exceptions import ImproperlyConfigured
+
+    from tuppiliitto.env import cache_from_env
+
+    monkeypatch.delenv("CACHE_URL", raising=False)
+    default = cache_from_env(tmp_path)
+    assert default["BACKEND"].endswith("FileBasedCache") and default["LOCATION"] == str(tmp_path / "var" / "cache")
+    for url, backend, location in [
+        ("redis://127.0.0.1:6379/2", "RedisCache", "redis://127.0.0.1:6379/2"),
+        ("rediss://cache.example:6380/0", "RedisCache", "rediss://cache.example:6380/0"),
+        ("file:///srv/tuppi/cache", "FileBasedCache", "/srv/tuppi/cache"),
+        ("locmem://", "LocMemCache", "tuppi"),
+        ("db://tuppi_cache", "DatabaseCache", "tuppi_cache"),
+    ]:
+        monkeypatch.setenv("CACHE_URL", url)
+        config = cache_from_env(tmp_path)
+        assert config["BACKEND"].endswith(backend) and config["LOCATION"] == location, url
+    for bad in ("memcached://x", "file://relative", "db://", "redis"):
+        monkeypatch.setenv("CACHE_URL", bad)
+        with pytest.raises(ImproperlyConfigured, match="CACHE_URL"):
+            cache_from_env(tmp_path)
+
+
+def test_unknown_rules_switch_stops_start_up():
+    for name, value in (("TUPPI_OVERWHELMING_RULE", "loser_total"), ("TUPPI_STANDINGS_FIRST", "points")):
+        result = run_manage("check", **production_env(**{name: value}))
+        assert result.returncode != 0 and name in result.stderr, (name, result.stderr[-500:])
+    result = run_manage("check", **production_env(TUPPI_OVERWHELMING_RULE="margin", TUPPI_STANDINGS_FIRST="wins"))
+    assert result.returncode == 0, result.stderr[-500:]
