@@ -173,6 +173,12 @@ class _Outcome:
     gain_loser: int
     points_win: bool  # 4–1 or 3–2 (the winner's share is greater); False for a tuppi 5–0
     result: MatchResult
+    code: int  # 0..5, which of the six outcomes of its match; 6.. for a merged one (below)
+    # A merged outcome stands for the three splits of one winner when one of the two pairs is certainly
+    # above or below p whichever split it is: ``flex`` is the other pair, whose gain is then anything from
+    # its gain here up to ``FLEX`` more (a loser 0–2, a winner 3–5); -1 when there is none to track.
+    flex: int = -1
+    flex_win: bool = False
 
 
 def _points_wins_needed(primary: Primary, most: int) -> list[list[int]]:
@@ -353,6 +359,7 @@ class _Group:
         # Step 1 gains: match points, or wins (Decision (RULES §4, step 1) in scoring.standings).
         self.step = 5 if primary == "match_points" else 1
         self.winner_least = 3 if primary == "match_points" else 1  # what a winner gains at least
+        self.flex = 2 if primary == "match_points" else 0  # how far the three splits of a win differ
         self.loser_most = 2 if primary == "match_points" else 0  # what a loser gains at most
         self.ends: list[tuple[int, int]] = []
         self.outcomes: list[tuple[_Outcome, ...]] = []
@@ -371,7 +378,7 @@ class _Group:
                         gains = (points, 5 - points)
                     else:
                         gains = (1, 0)
-                    ways.append(_Outcome(w, lose, gains[0], gains[1], points != 5, result))
+                    ways.append(_Outcome(w, lose, gains[0], gains[1], points != 5, result, len(ways)))
             self.outcomes.append(tuple(ways))
         self.kappa = _points_wins_needed(primary, max((len(m) for m in self.matches_of), default=0))
         self.zeros = dict.fromkeys(pairs, 0)
@@ -393,69 +400,175 @@ class _Search:
         self.best_mode = mode == "best"
         self.key = list(group.base_key)
         self.unfixed = [len(ms) for ms in group.matches_of]
+        # How much more each pair can still gain: its open matches and its merged ones.
+        self.spread = [group.step * len(ms) for ms in group.matches_of]
+        self.flex_loss = [0] * group.n
+        self.flex_win = [0] * group.n
         self.assigned: list[_Outcome | None] = [None] * len(group.ends)
+        self.fixed: list[int] = []  # the assigned matches, in order
         self.mutual = dict(group.finished)
         self.value = group.n + 1 if self.best_mode else 0
-        self.root_bound: int | None = None
+        self.target = 0
+        self.memo: dict[tuple, int] = {}
+        self.cache: dict[tuple, int] = {}
 
     def run(self) -> int:
-        try:
-            self.node()
-        except _Stop:
-            pass
-        return self.value
+        """Iterative deepening on the answer: try the bound at the root first, then one place worse,
+        until a completion reaches it (each failed try proves that place unreachable; the memo keeps
+        what it learnt for the next)."""
+        bound = self.classify()[-1]
+        targets = range(bound, self.g.n + 1) if self.best_mode else range(bound, 0, -1)
+        for target in targets:
+            self.target = target
+            self.value = target + 1 if self.best_mode else target - 1
+            try:
+                self.node()
+            except _Stop:
+                return self.value
+        raise AssertionError("every group order has a place for every pair")  # pragma: no cover
 
     # -- one node -----------------------------------------------------------------------------------
 
-    def node(self) -> None:
-        g, p = self.g, self.p
-        step = g.step
-        p_lo = self.key[p]
-        p_hi = p_lo + step * self.unfixed[p]
+    def classify(self) -> tuple[int, int, int, int, list[bool], list[int], int]:
+        """p's range of step-1 values, how many pairs are certainly above and below it, which pairs can
+        still meet it, the open matches between two of those, and the bound on p's place."""
+        g, p, key, spread = self.g, self.p, self.key, self.spread
+        p_lo = key[p]
+        p_hi = p_lo + spread[p]
         above = below = 0
         relevant = [False] * g.n
-        relevant[p] = True
         for x in range(g.n):
-            if x == p:
-                continue
-            lo = self.key[x]
+            lo = key[x]
             if lo > p_hi:
                 above += 1
-            elif lo + step * self.unfixed[x] < p_lo:
+            elif lo + spread[x] < p_lo:
                 below += 1
             else:
-                relevant[x] = True
-        inner = [
-            m for m, (a, b) in enumerate(g.ends)
-            if self.assigned[m] is None and relevant[a] and relevant[b]
-        ]
-        # Bound: a match between two pairs that both pass p's best (or both miss p's worst) whoever
-        # wins it puts one more pair certainly above (below) p.
-        extra = self.forced_by_matches(inner, p_lo, p_hi)
-        if self.best_mode:
-            bound = 1 + above + extra
-            if self.root_bound is None:
-                self.root_bound = bound
-            if bound >= self.value:
-                return
-        else:
-            bound = g.n - below - extra
-            if self.root_bound is None:
-                self.root_bound = bound
-            if bound <= self.value:
-                return
+                relevant[x] = True  # p itself lands here
+        assigned = self.assigned
+        inner = [m for m, (a, b) in enumerate(g.ends) if relevant[a] and relevant[b] and assigned[m] is None]
+        extra = self.forced_by_matches(inner, p_lo, p_hi) if inner else 0
+        bound = 1 + above + extra if self.best_mode else g.n - below - extra
+        # The finer count costs more: only where one more pair would already prune.
+        if len(inner) > 1 and (bound + 1 == self.value if self.best_mode else bound - 1 == self.value):
+            more = self.forced_by_room(inner, p_lo, p_hi) - extra
+            if more > 0:
+                bound += more if self.best_mode else -more
+        return p_lo, p_hi, above, below, relevant, inner, bound
+
+    def node(self) -> None:
+        g, p = self.g, self.p
+        p_lo, p_hi, above, below, relevant, inner, bound = self.classify()
+        if bound >= self.value if self.best_mode else bound <= self.value:
+            return
+        state = self.state(relevant, above, below, inner)
+        known = self.memo.get(state)
+        if known is not None and (known >= self.value if self.best_mode else known <= self.value):
+            return
         if not inner:
             self.leaf(relevant, above)
-            if self.value == self.root_bound:
+            if self.value <= self.target if self.best_mode else self.value >= self.target:
                 raise _Stop
-            return
-        m = self.choose(inner)
-        for outcome in self.order(m):
-            self.apply(m, outcome)
-            self.node()
-            self.undo(m, outcome)
+        else:
+            m = self.choose(inner)
+            a, b = g.ends[m]
+            for outcome in self.order(self.children(m, p_lo, p_hi)):
+                if p != a and p != b and self.child_pruned(outcome, p_lo, p_hi, above, below):
+                    continue
+                self.apply(m, outcome)
+                self.node()
+                self.undo(m, outcome)
+        # Memo: no completion below this state does better than ``self.value`` (what was pruned was no
+        # better than the value at the time, and the value only improves).
+        self.memo[state] = self.value
+
+    def state(self, relevant: list[bool], above: int, below: int, inner: list[int]) -> tuple:
+        """What the rest of the search depends on: the certain counts, each pair that can still meet p
+        with its step-1 value and matches left, the open matches between two such pairs, the fixed results
+        between two such pairs (tie-breaks, totals), and for each such pair the fixed results against the
+        others (they only make it free on totals and may force gains)."""
+        ends, assigned, key, unfixed = self.g.ends, self.assigned, self.key, self.unfixed
+        outside = [0] * self.g.n
+        fixed_inside = []
+        for m in self.fixed:
+            a, b = ends[m]
+            o = assigned[m]
+            if o.flex >= 0 or o.code >= 6:  # type: ignore[union-attr]
+                continue  # merged: one side is certain, the other's part is in its flex counts
+            if relevant[a]:
+                if relevant[b]:
+                    fixed_inside.append(m * 8 + o.code)  # type: ignore[union-attr]
+                else:
+                    outside[a] += 1 + 64 * (o.winner == a and o.points_win)  # type: ignore[union-attr]
+            elif relevant[b]:
+                outside[b] += 1 + 64 * (o.winner == b and o.points_win)  # type: ignore[union-attr]
+        pairs = tuple(
+            (key[x], unfixed[x], outside[x], self.flex_loss[x], self.flex_win[x]) if rel else None
+            for x, rel in enumerate(relevant)
+        )
+        return (above, below, pairs, tuple(inner), tuple(sorted(fixed_inside)))
+
+    def child_pruned(self, o: _Outcome, p_lo: int, p_hi: int, above: int, below: int) -> bool:
+        """The bound of the node ``o`` leads to, without building it (p's range stays the same; only the
+        two pairs of the match can become certainly above or below)."""
+        step = self.g.step
+        if o.code >= 6:
+            return False  # merged outcomes are few; let the node judge
+        for x, gain in ((o.winner, o.gain_winner), (o.loser, o.gain_loser)):
+            lo = self.key[x] + gain
+            if lo > p_hi:
+                above += 1
+            elif lo + self.spread[x] - step < p_lo:
+                below += 1
+        if self.best_mode:
+            return 1 + above >= self.value
+        return self.g.n - below <= self.value
+
+    def forced_by_room(self, inner: list[int], p_lo: int, p_hi: int) -> int:
+        """Each match among rivals hands out ``step`` step-1 points in any split. A rival has room for
+        what it may still take without passing p's highest value (best mode), or lose without dropping
+        below p's lowest (worst mode). Removing a set T of rivals frees at most Σ_T (step·degree − room)
+        of the points a set must absorb, so T must be at least that large. Tried on the rivals of least
+        room first."""
+        g, p = self.g, self.p
+        step = g.step
+        matches = [g.ends[m] for m in inner if p not in g.ends[m]]
+        if not matches:
+            return 0
+        room: dict[int, int] = {}
+        for a, b in matches:
+            for x in (a, b):
+                if x not in room:
+                    if self.best_mode:
+                        room[x] = p_hi - self.key[x]
+                    else:
+                        room[x] = self.key[x] + self.spread[x] - p_lo
+        ranked = sorted(room, key=room.__getitem__)
+        best = 0
+        for size in range(2, len(ranked) + 1):
+            chosen = set(ranked[:size])
+            degree = dict.fromkeys(chosen, 0)
+            count = 0
+            for a, b in matches:
+                if a in chosen and b in chosen:
+                    degree[a] += 1
+                    degree[b] += 1
+                    count += 1
+            need = step * count - sum(room[x] for x in chosen)
+            if need <= 0:
+                continue
+            freed = sorted((step * degree[x] - room[x] for x in chosen), reverse=True)
+            total = t = 0
+            while total < need:
+                total += freed[t]
+                t += 1
+            best = max(best, t)
+        return best
 
     def forced_by_matches(self, inner: list[int], p_lo: int, p_hi: int) -> int:
+        """How many more pairs the open matches among p's rivals force above p (best mode) or below it
+        (worst mode) whatever their results: disjoint matches whose winner passes p's highest value
+        either way (or whose loser drops below p's lowest either way)."""
         g, p = self.g, self.p
         used: set[int] = set()
         count = 0
@@ -468,8 +581,8 @@ class _Search:
                     used.update((a, b))
                     count += 1
             else:
-                top_a = self.key[a] + g.step * self.unfixed[a]
-                top_b = self.key[b] + g.step * self.unfixed[b]
+                top_a = self.key[a] + self.spread[a]
+                top_b = self.key[b] + self.spread[b]
                 loss = g.step - g.loser_most
                 if top_a - loss < p_lo and top_b - loss < p_lo:
                     used.update((a, b))
@@ -477,16 +590,62 @@ class _Search:
         return count
 
     def choose(self, inner: list[int]) -> int:
-        p = self.p
-        for m in inner:
-            if p in self.g.ends[m]:
-                return m
-        return inner[0]
-
-    def order(self, m: int) -> list[_Outcome]:
-        """Outcomes most promising first, so that a good bound is found early."""
+        """p's own matches first; then a match of the rivals with the most matches still open among
+        them, whose results move the most rivals at once."""
         g, p = self.g, self.p
-        ways = list(g.outcomes[m])
+        for m in inner:
+            if p in g.ends[m]:
+                return m
+        degree = [0] * g.n
+        for m in inner:
+            a, b = g.ends[m]
+            degree[a] += 1
+            degree[b] += 1
+        return max(inner, key=lambda m: degree[g.ends[m][0]] + degree[g.ends[m][1]])
+
+    def children(self, m: int, p_lo: int, p_hi: int) -> list[_Outcome]:
+        """The outcomes of open match m worth telling apart. When, for one winner, one of the two pairs is
+        certainly above p (or certainly below) whichever of the three splits it is, that pair no longer
+        matters and the three splits differ only in the other pair's gain: they become one merged outcome
+        whose other pair keeps that gain open (a loser 0–2 more, a winner 3–5), like an open match."""
+        g, p = self.g, self.p
+        a, b = g.ends[m]
+        ways = g.outcomes[m]
+        if p in (a, b):
+            return list(ways)
+        step = g.step
+
+        def side(x: int, gain: int) -> int:
+            lo = self.key[x] + gain
+            if lo > p_hi:
+                return 1
+            if lo + self.spread[x] - step < p_lo:
+                return -1
+            return 0
+
+        result: list[_Outcome] = []
+        for w, lose in ((a, b), (b, a)):
+            splits = [o for o in ways if o.winner == w]
+            winner_sides = {side(w, o.gain_winner) for o in splits}
+            loser_sides = {side(lose, o.gain_loser) for o in splits}
+            most, least = max(splits, key=lambda o: o.gain_winner), min(splits, key=lambda o: o.gain_winner)
+            if len(winner_sides) == 1 and 0 not in winner_sides:
+                gain_w = least.gain_winner if 1 in winner_sides else most.gain_winner
+                if len(loser_sides) == 1 and 0 not in loser_sides:
+                    gain_l = most.gain_loser if 1 in loser_sides else least.gain_loser
+                    result.append(_Outcome(w, lose, gain_w, gain_l, False, most.result, 8))
+                else:
+                    result.append(_Outcome(w, lose, gain_w, most.gain_loser, False, most.result, 6, lose, False))
+            elif len(loser_sides) == 1 and 0 not in loser_sides:
+                gain_l = most.gain_loser if 1 in loser_sides else least.gain_loser
+                result.append(_Outcome(w, lose, least.gain_winner, gain_l, False, most.result, 7, w, True))
+            else:
+                result.extend(splits)
+        return result
+
+    def order(self, ways: list[_Outcome]) -> list[_Outcome]:
+        """Outcomes most promising first, so that a good bound is found early."""
+        p = self.p
 
         def score(o: _Outcome) -> tuple:
             if p == o.winner:
@@ -495,6 +654,7 @@ class _Search:
                 return (-o.gain_loser,) if self.best_mode else (o.gain_loser,)
             new_w = self.key[o.winner] + o.gain_winner
             new_l = self.key[o.loser] + o.gain_loser
+            # Best mode keeps both rivals as low as it can, worst mode both as high.
             return (max(new_w, new_l),) if self.best_mode else (-min(new_w, new_l),)
 
         ways.sort(key=score)
@@ -502,35 +662,52 @@ class _Search:
 
     def apply(self, m: int, o: _Outcome) -> None:
         self.assigned[m] = o
+        self.fixed.append(m)
         self.key[o.winner] += o.gain_winner
         self.key[o.loser] += o.gain_loser
         self.unfixed[o.winner] -= 1
         self.unfixed[o.loser] -= 1
+        step = self.g.step
+        self.spread[o.winner] -= step
+        self.spread[o.loser] -= step
+        if o.code >= 6:
+            if o.flex >= 0:
+                self.spread[o.flex] += self.g.flex
+                (self.flex_win if o.flex_win else self.flex_loss)[o.flex] += 1
+            return  # a certain pair is never level with p: its result is never looked up
         self.mutual[frozenset((self.g.pairs[o.winner], self.g.pairs[o.loser]))] = o.result
 
     def undo(self, m: int, o: _Outcome) -> None:
         self.assigned[m] = None
+        self.fixed.pop()
         self.key[o.winner] -= o.gain_winner
         self.key[o.loser] -= o.gain_loser
         self.unfixed[o.winner] += 1
         self.unfixed[o.loser] += 1
+        step = self.g.step
+        self.spread[o.winner] += step
+        self.spread[o.loser] += step
+        if o.code >= 6:
+            if o.flex >= 0:
+                self.spread[o.flex] -= self.g.flex
+                (self.flex_win if o.flex_win else self.flex_loss)[o.flex] -= 1
+            return
         del self.mutual[frozenset((self.g.pairs[o.winner], self.g.pairs[o.loser]))]
 
     # -- a leaf: no open match joins two pairs that can both still meet p ---------------------------
 
     def leaf(self, relevant: list[bool], above: int) -> None:
         g, p = self.g, self.p
-        step = g.step
         others = [x for x in range(g.n) if relevant[x] and x != p]
         memo: dict[tuple[frozenset, int], int] = {}
         lo_p = self.key[p]
-        for level_value in range(lo_p, lo_p + step * self.unfixed[p] + 1):
+        for level_value in range(lo_p, lo_p + self.spread[p] + 1):
             count = above
             fixed_level = [p]
             optional: list[tuple[int, int]] = []  # (pair, 1 if its other choice is above p else 0)
             for x in others:
                 lo = self.key[x]
-                hi = lo + step * self.unfixed[x]
+                hi = lo + self.spread[x]
                 can_above, can_level, can_below = hi > level_value, lo <= level_value <= hi, lo < level_value
                 if self.best_mode:
                     if can_below:
@@ -577,9 +754,41 @@ class _Search:
     def within(self, level: list[int], level_value: int) -> int:
         """p's best (best mode) or worst (worst mode) place inside ``level``, the pairs level with it on
         step 1 when its step-1 value is ``level_value``, 1-based."""
-        g = self.g
         if len(level) == 1:
             return 1
+        # The answer depends only on the results among ``level`` and, for each of its pairs, its step-1
+        # value, its matches left and its fixed results against the others (totals facts): cache on that.
+        g = self.g
+        inside = set(level)
+        among = []
+        facts = dict.fromkeys(level, 0)
+        for m, o in enumerate(self.assigned):
+            if o is None:
+                continue
+            a, b = g.ends[m]
+            if o.code >= 6:
+                continue  # merged: one side is certain (not in ``level``), the other's flex counts below
+            if a in inside and b in inside:
+                among.append((m, o.winner, o.result.match_points[o.result.winner]))
+            elif a in inside or b in inside:
+                q = a if a in inside else b
+                facts[q] += 1 + 64 * (o.winner == q and o.points_win)
+        key = (
+            frozenset(level),
+            level_value,
+            tuple(among),
+            tuple(
+                (q, self.key[q], self.unfixed[q], facts[q], self.flex_loss[q], self.flex_win[q])
+                for q in sorted(level)
+            ),
+        )
+        known = self.cache.get(key)
+        if known is None:
+            known = self.cache[key] = self.place_within(level, level_value)
+        return known
+
+    def place_within(self, level: list[int], level_value: int) -> int:
+        g = self.g
         centre = g.pairs[self.p]
         blocks = resolve_level([g.pairs[x] for x in level], self.mutual, g.zeros)
         offset = 0
@@ -592,6 +801,24 @@ class _Search:
         # With equal totals p shares a place with ``block``: these pairs reach step 4 together.
         return offset + self.by_totals([g.index[x] for x in block], level_value)
 
+    def least_points_wins(self, full: int, losses: int, wins: int, gain: int) -> int:
+        """The fewest 4–1 / 3–2 wins with which ``full`` open matches (0–5 each), ``losses`` merged losses
+        (0–2 more each, never a win) and ``wins`` merged wins (3–5 each, where only 5 is a tuppi) give
+        ``gain`` more step-1 points (merged wins counted from 3)."""
+        g = self.g
+        if g.primary == "wins":
+            return 0  # every win may be a 5–0
+        best = None
+        for from_wins in range(0, min(gain, 2 * wins) + 1):
+            cost_wins = wins - from_wins // 2
+            rest = gain - from_wins
+            for from_losses in range(0, min(rest, 2 * losses) + 1):
+                left = rest - from_losses
+                if 0 <= left <= 5 * full:
+                    cost = cost_wins + g.kappa[full][left]
+                    best = cost if best is None else min(best, cost)
+        return best if best is not None else 0
+
     def by_totals(self, members: list[int], level_value: int) -> int:
         """Steps 4–5 for the pairs ``members`` (p among them): p's best place (best mode: the top of its
         shared place) or worst place (worst mode: the bottom of it) inside them, 1-based, over every order
@@ -601,15 +828,15 @@ class _Search:
         forced: dict[int, int] = {}
         bound_to: dict[int, tuple[int, ...] | None] = {}
         for q in members:
-            wins = 0
-            free = self.unfixed[q] > 0  # a match against a pair that cannot meet p: a free share
-            if self.unfixed[q]:
-                # Decision (points win): only 4–1 and 3–2 force a gain; take the fewest the key allows.
-                wins += g.kappa[self.unfixed[q]][level_value - self.key[q]]
+            u, nl, nw = self.unfixed[q], self.flex_loss[q], self.flex_win[q]
+            # A match against a pair that cannot meet p (open, or merged) gives a free share.
+            free = u + nl + nw > 0
+            # Decision (points win): only 4–1 and 3–2 force a gain; take the fewest the key allows.
+            wins = self.least_points_wins(u, nl, nw, level_value - self.key[q]) if free else 0
             winners: list[int] = []
             for m in g.matches_of[q]:
                 o = self.assigned[m]
-                if o is None:
+                if o is None or o.code >= 6:
                     continue
                 if o.winner == q:
                     free = True
