@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from scoring.errors import ScoringError
+from scoring.errors import ScoringError, is_whole
 
 # RULES §8: points for places 1..16, to each player of the pair; place 17 and on earn 0.
 DEFAULT_POINTS: tuple[int, ...] = (25, 22, 20, 18, 16, 14, 12, 10, 9, 7, 6, 5, 4, 3, 2, 1)
@@ -415,13 +415,9 @@ def _clean(value: Decimal) -> Decimal:
     return value.quantize(Decimal(1)) if value == value.to_integral_value() else value
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _check_table(table: Sequence[int]) -> tuple[int, ...]:
     values = tuple(table)
-    if not values or not all(_is_int(v) and v >= 0 for v in values):
+    if not values or not all(is_whole(v) and v >= 0 for v in values):
         raise ScoringError(
             "points_table_invalid",
             f"The points table must list non-negative whole points, not {values!r}.",
@@ -433,7 +429,7 @@ def _check_table(table: Sequence[int]) -> tuple[int, ...]:
 def _check_best_n(best_n: object) -> int | None:
     if best_n is None:
         return None
-    if not _is_int(best_n) or best_n < 1:
+    if not is_whole(best_n) or best_n < 1:
         raise ScoringError(
             "best_n_invalid",
             f"best_n must be a whole number of events, at least 1, or null; not {best_n!r}.",
@@ -457,7 +453,7 @@ def _check_weight(weight: object, eid: str | None) -> Decimal:
 
 
 def _check_place(place: object, eid: str | None, members: tuple[str, ...] | None) -> None:
-    if not _is_int(place) or place < 1:
+    if not is_whole(place) or place < 1:
         raise ScoringError(
             "place_invalid",
             f"A place must be a whole number from 1 up; {_who(members, eid)} has {place!r}.",
@@ -468,7 +464,7 @@ def _check_place(place: object, eid: str | None, members: tuple[str, ...] | None
 
 
 def _check_match_wins(wins: object, eid: str, members: tuple[str, ...]) -> None:
-    if not _is_int(wins) or wins < 0:
+    if not is_whole(wins) or wins < 0:
         raise ScoringError(
             "match_wins_invalid",
             f"Match wins must be a whole number from 0 up; {_who(members, eid)} has {wins!r}.",

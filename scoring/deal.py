@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from scoring.errors import ScoringError
+from scoring.errors import ScoringError, is_whole
 
 TRICKS = 13  # 52 cards, 13 tricks a deal (RULES.md §1)
 SEVEN = 7  # the deal's deciding count: the pair with at least seven tricks (RULES.md §1)
@@ -38,7 +38,7 @@ class Game(StrEnum):
 
 def pair_of_seat(seat: int) -> Pair:
     """The pair of a seat: seats 1 and 3 are pair A, seats 2 and 4 pair B (RULES.md §1)."""
-    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in (1, 2, 3, 4):
+    if not is_whole(seat) or seat not in (1, 2, 3, 4):
         raise ScoringError("seat_invalid", f"a seat is 1, 2, 3 or 4, not {seat!r}", seat=seat)
     return Pair.A if seat in (1, 3) else Pair.B
 
@@ -93,7 +93,7 @@ class DealResult:
 
 def _check_count(value: object, pair: Pair, entry: int | None) -> int:
     # Trick counts are whole numbers: no floats, strings or booleans (True is an int in Python).
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_whole(value):
         raise ScoringError(
             "tricks_not_integer",
             f"pair {pair}'s trick count must be a whole number, not {value!r}",

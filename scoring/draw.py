@@ -17,7 +17,7 @@ import random
 import secrets
 from collections.abc import Iterable, Sequence
 
-from scoring.errors import ScoringError
+from scoring.errors import ScoringError, is_whole
 
 PairId = int | str
 Seed = int | str
@@ -181,7 +181,7 @@ def swap(
 
 def pair_id_key(pair: PairId) -> tuple[int, int | str]:
     """Total order on pair ids: ints numerically, then strings; anything else is refused (``pair_id_type``)."""
-    if isinstance(pair, int) and not isinstance(pair, bool):
+    if is_whole(pair):
         return (0, pair)
     if isinstance(pair, str):
         return (1, pair)
@@ -202,7 +202,7 @@ def sorted_unique_ids(pair_ids: Iterable[PairId]) -> list[PairId]:
 
 def _seed_int(seed: Seed) -> int:
     """A stable non-negative integer from an int or str seed (SHA-256 of a type-tagged encoding)."""
-    if isinstance(seed, int) and not isinstance(seed, bool):
+    if is_whole(seed):
         data = b"int:" + str(seed).encode("ascii")
     elif isinstance(seed, str):
         data = b"str:" + seed.encode("utf-8")
@@ -225,7 +225,7 @@ def _group_name(i: int) -> str:
 
 def check_int(value: object, name: str) -> None:
     """Refuse anything but a whole number (booleans included) with code ``not_an_integer``."""
-    if not isinstance(value, int) or isinstance(value, bool):
+    if not is_whole(value):
         raise ScoringError(
             "not_an_integer", f"{name} must be an integer, not {value!r}", **{name: repr(value)}
         )

@@ -22,3 +22,9 @@ class ScoringError(ValueError):
     def to_json(self) -> dict:
         """The error as ``python -m scoring`` prints it (RULES.md §9)."""
         return {"error": self.message, "deal": self.deal}
+
+
+def is_whole(value: object) -> bool:
+    """A whole number: an ``int`` that is not a ``bool`` (``True`` is an int in Python). The one integer
+    check of the rules core: every input that must be whole is checked with it."""
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -13,14 +13,14 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from scoring.errors import ScoringError
+from scoring.errors import ScoringError, is_whole
 
 THIRD_PLACE_SLOT = 2
 
 
 def bracket_size(n_teams: int) -> int:
     """The bracket's number of places: the smallest power of two ≥ ``n_teams`` (RULES.md §6)."""
-    if not isinstance(n_teams, int) or isinstance(n_teams, bool) or n_teams < 2:
+    if not is_whole(n_teams) or n_teams < 2:
         raise ScoringError("team_count", f"a knockout needs at least 2 teams, not {n_teams}", n_teams=n_teams)
     size = 1
     while size < n_teams:

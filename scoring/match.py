@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from scoring.deal import TUPPI, ByPair, Deal, DealResult, Game, Pair, as_pair, pair_of_seat, score_deal
-from scoring.errors import ScoringError
+from scoring.errors import ScoringError, is_whole
 
 __all__ = [
     "DEFAULT_OVERWHELMING",
@@ -303,7 +303,7 @@ def match_points(
 
 
 def _check_deals_planned(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    if not is_whole(value) or value < 1:
         raise ScoringError(
             "deals_planned_invalid",
             f"deals_planned must be a whole number of at least 1, not {value!r}",
@@ -434,7 +434,7 @@ class _Fold:
             points = entry.points
             # Decision (ours): penalty points are a positive multiple of 4 (28 by default, RULES.md §3), so
             # every rise stays on the game's 4-point scale and a mistyped value is refused.
-            if isinstance(points, bool) or not isinstance(points, int) or points < 4 or points % 4:
+            if not is_whole(points) or points < 4 or points % 4:
                 raise ScoringError(
                     "penalty_points_invalid",
                     f"penalty points must be a positive multiple of 4 (normally 28), not {points!r}",
@@ -558,14 +558,14 @@ def paper_result(
     n = _check_deals_planned(deals_planned)
     rule = _rule(overwhelming)
     for pair, total in (("A", total_a), ("B", total_b)):
-        if isinstance(total, bool) or not isinstance(total, int) or total < 0 or total % 4:
+        if not is_whole(total) or total < 0 or total % 4:
             raise ScoringError(
                 "paper_total_invalid",
                 f"pair {pair}'s rise total must be a whole multiple of 4, at least 0, not {total!r}",
                 pair=pair,
                 total=total,
             )
-    if isinstance(deals_played, bool) or not isinstance(deals_played, int) or deals_played < 0:
+    if not is_whole(deals_played) or deals_played < 0:
         raise ScoringError(
             "paper_deals_played_invalid",
             f"deals played must be a whole number of at least 0, not {deals_played!r}",

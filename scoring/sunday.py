@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from scoring.errors import ScoringError
+from scoring.errors import ScoringError, is_whole
 
 GROUP_NAMES = "ABCDEFGHIJKLMNOP"
 
@@ -297,7 +297,7 @@ def _rows(rows: Iterable[Sequence[object]]) -> list[GroupRow]:
         row = GroupRow(*raw)  # type: ignore[arg-type]
         for field, minimum in (("position", 1), ("match_points", 0), ("totals", 0)):
             value = getattr(row, field)
-            if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+            if not is_whole(value) or value < minimum:
                 raise ScoringError(
                     "row_value",
                     f"pair {row.pair}: {field} must be a whole number of at least {minimum}, not {value!r}",
