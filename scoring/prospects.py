@@ -49,16 +49,20 @@ The model of what an open match can still bring (each line is the project's inte
   have no finished match between them, and appear once (``unknown_pair``, ``self_match``,
   ``duplicate_match``). Finished matches, play-offs and ``primary`` are checked as rank_group checks them.
 
-How it is computed (exact under the model above, never an enumeration of all 6^k outcomes): for each pair
-p and each of "best" and "worst" a branch-and-bound search fixes, one at a time, only the open matches whose
-two pairs can both still end level with p on step 1 (match points, or wins); a pair whose range of step-1
-values lies wholly above or below p's range is certainly above or below, and its other matches no longer
-matter. When no such match is left, every remaining open match has at most one pair that can still meet p,
-so each such pair's step-1 value can be anything in its range, independently of the others; the search
-then tries each value of p's and each choice of who ends level with p, and orders the level pairs with
-:func:`scoring.standings.resolve_level`. Where step 4 is reached, :func:`_totals_orders` decides which
-orders of the rise totals the model allows (a small transport problem, see there). Bounds from the
-match-point ranges prune the search.
+How it is computed (exact under the model above, never an enumeration of all 6^k outcomes). For each pair
+p and each of "best" and "worst" a search fixes, one at a time, only the open matches whose two pairs can
+both still end level with p on step 1 (match points, or wins). A pair whose range of step-1 values lies
+wholly above or below p's range is certainly above or below p and no longer matters; once one pair of a
+match is certain whichever split its winner wins by, the three splits merge into one outcome that leaves
+the other pair's gain open. When no match between two pairs that can meet p is left, each such pair's
+step-1 value can be anything in its range independently of the others, so the search tries each value of
+p's and each choice of who ends level with p, and orders the level pairs with
+:func:`scoring.standings.resolve_level` (steps 2–5); where step 4 is reached, :func:`_totals_orders`
+decides which orders of the rise totals the model allows (a small transport problem, see there). The
+search is iterative deepening on the answer (is place b reachable? then b + 1 …, from a bound: the pairs
+certainly above p, plus the rivals whose matches among themselves must push some of them past p), with
+the match-point ranges pruning every branch that can no longer reach the place tried, a memo of search
+states that cannot do better, and a cache of the tie-break places of each level set.
 """
 
 from __future__ import annotations
