@@ -180,7 +180,8 @@ class _Outcome:
     code: int  # 0..5, which of the six outcomes of its match; 6.. for a merged one (below)
     # A merged outcome stands for the three splits of one winner when one of the two pairs is certainly
     # above or below p whichever split it is: ``flex`` is the other pair, whose gain is then anything from
-    # its gain here up to ``FLEX`` more (a loser 0–2, a winner 3–5); -1 when there is none to track.
+    # its gain here up to 2 more under match points (a loser 0–2, a winner 3–5; under wins the splits
+    # gain alike); -1 when there is none to track.
     flex: int = -1
     flex_win: bool = False
 
@@ -392,11 +393,11 @@ class _Group:
 
 
 class _Stop(Exception):
-    """The bound at the root has been reached: nothing better exists."""
+    """A completion reaches the place being tried: the search for it is over."""
 
 
 class _Search:
-    """Branch and bound for one pair (``centre``) and one of ``"best"`` / ``"worst"``."""
+    """The search for one pair's (``centre``) best or worst place (``mode`` ``"best"`` / ``"worst"``)."""
 
     def __init__(self, group: _Group, centre: int, mode: str) -> None:
         self.g = group
@@ -420,7 +421,9 @@ class _Search:
         """Iterative deepening on the answer: try the bound at the root first, then one place worse,
         until a completion reaches it (each failed try proves that place unreachable; the memo keeps
         what it learnt for the next)."""
-        bound = self.classify()[-1]
+        p_lo, p_hi, _above, _below, relevant, inner, bound = self.classify()
+        if self.alone(relevant, inner, p_lo, p_hi):
+            return bound
         targets = range(bound, self.g.n + 1) if self.best_mode else range(bound, 0, -1)
         for target in targets:
             self.target = target
@@ -485,6 +488,40 @@ class _Search:
         # Memo: no completion below this state does better than ``self.value`` (what was pruned was no
         # better than the value at the time, and the value only improves).
         self.memo[state] = self.value
+
+    def alone(self, relevant: list[bool], inner: list[int], p_lo: int, p_hi: int) -> bool:
+        """Can the open matches end with every pair that can still meet p strictly below it (best mode:
+        p wins its matches 5–0 and ends on its highest value) or strictly above it (worst mode: p loses
+        them 0–5)? Then p is alone on its value and its place is the bound (no pair is forced past it by
+        the match points, so the bound is the certain pairs alone). Each match between two rivals hands
+        out ``step`` step-1 points in any split (5–0 … 0–5, or one win), so by Hall's theorem this holds
+        iff no set of rivals must take more (best) or can get less (worst) than its matches give."""
+        g, p = self.g, self.p
+        step = g.step
+        rivals = [x for x in range(g.n) if relevant[x] and x != p]
+        index = {x: i for i, x in enumerate(rivals)}
+        among = [(a, b) for m in inner for a, b in (g.ends[m],) if p not in (a, b)]
+        need = []
+        for x in rivals:
+            if self.best_mode:
+                room = p_hi - 1 - self.key[x]  # what x may still take from matches among rivals
+                if room < 0:
+                    return False
+                need.append(room)
+            else:
+                # x takes the most from its matches against p and certain pairs, the rest from rivals.
+                count = sum(1 for a, b in among if x in (a, b))
+                top = self.key[x] + self.spread[x] - step * count
+                need.append(max(0, p_lo + 1 - top))
+        edges = [(1 << index[a]) | (1 << index[b]) for a, b in among]
+        for mask in range(1, 1 << len(rivals)):
+            total = sum(need[i] for i in range(len(rivals)) if mask >> i & 1)
+            if self.best_mode:
+                if step * sum(1 for e in edges if e & mask == e) > total:
+                    return False
+            elif total > step * sum(1 for e in edges if e & mask):
+                return False
+        return True
 
     def state(self, relevant: list[bool], above: int, below: int, inner: list[int]) -> tuple:
         """What the rest of the search depends on: the certain counts, each pair that can still meet p
