@@ -19,11 +19,7 @@ from tournaments.models import Event, Season
 
 # RULES.md §8: cup events and the SM pair tournament count in full, the summer event (kesäkisa) half.
 WEIGHT_CHOICES = [(FULL_WEIGHT, _("1 (täysi)")), (SUMMER_WEIGHT, _("½ (kesäkisa)"))]
-DEFAULT_WEIGHTS = {
-    Event.Kind.CUP: FULL_WEIGHT,
-    Event.Kind.SM_PAIRS: FULL_WEIGHT,
-    Event.Kind.SUMMER: SUMMER_WEIGHT,
-}
+DEFAULT_WEIGHTS = {kind: SUMMER_WEIGHT if kind == Event.Kind.SUMMER else FULL_WEIGHT for kind in Event.CUP_KINDS}
 # Decision: the SM team competition is not a pair event; its places are teams' and earn no cup points.
 NOT_CUP_KINDS = (Event.Kind.SM_TEAM,)
 MAX_TABLE_LENGTH = 64

@@ -16,7 +16,6 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
@@ -25,7 +24,8 @@ from openpyxl.worksheet.worksheet import Worksheet
 from cup import services
 from cup.models import CupEvent
 from tournaments import readmodel, workbooks
-from tournaments.models import Event
+from tournaments.models import Event, Stage
+from tournaments.results import decided_by_label
 
 HEADER_FONT = Font(bold=True)
 HEADER_FILL = PatternFill("solid", fgColor="DDE3EA")
@@ -259,13 +259,6 @@ def _fit(ws: Worksheet, widths: dict[int, int]) -> None:
 # One event
 
 
-# The tie-break that decided a group place, as the group pages say it (_decided_by.html).
-DECIDED_BY = {
-    "head_to_head": gettext_lazy("keskinäinen ottelu"),
-    "mini_table": gettext_lazy("keskinäiset pelit"),
-    "totals": gettext_lazy("nousupisteet"),
-    "playoff": gettext_lazy("uusinta"),
-}
 
 
 def event_workbook(event: Event) -> Workbook:
@@ -277,7 +270,7 @@ def event_workbook(event: Event) -> Workbook:
     ws.title = _("Sijat")
     snap = readmodel.snapshot(event)
     _places_sheet(ws, event, snap)
-    for stage, title in (("saturday", _("Alkulohkot")), ("sunday", _("Sunnuntain lohkot"))):
+    for stage, title in ((Stage.SATURDAY, _("Alkulohkot")), (Stage.SUNDAY, _("Sunnuntain lohkot"))):
         tables = snap.stage_tables(stage)
         if tables:
             _groups_sheet(workbook.create_sheet(title), tables)
@@ -350,8 +343,7 @@ def _groups_sheet(ws: Worksheet, tables) -> None:
             ws.cell(row=r, column=5, value=s.match_points)
             ws.cell(row=r, column=6, value=s.wins)
             ws.cell(row=r, column=7, value=s.totals)
-            decided = _("uusinta tarvitaan") if s.playoff_required else DECIDED_BY.get(s.decided_by)
-            ws.cell(row=r, column=8, value=str(decided) if decided else None)
+            ws.cell(row=r, column=8, value=decided_by_label(s) or None)
         for pair in t.withdrawn:
             r += 1
             ws.cell(row=r, column=2, value=pair.number)

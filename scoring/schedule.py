@@ -81,6 +81,12 @@ class ScheduledMatch:
 # --- planned deals -----------------------------------------------------------------------------------
 
 
+def minimum_deals(*, cup_event: bool) -> int:
+    """The fewest planned deals a match may have: 12 in a cup event (RULES.md §4), else 1. The event form
+    and the schedule both ask this function."""
+    return CUP_MIN_DEALS if cup_event else 1
+
+
 def planned_deals(group_size: int, *, cup_event: bool = True, chosen: int | None = None) -> int:
     """Planned deals per match in a Saturday group (RULES.md §4).
 
@@ -98,7 +104,7 @@ def planned_deals(group_size: int, *, cup_event: bool = True, chosen: int | None
     if chosen is None:
         return DEALS_SMALL_GROUP if group_size <= SMALL_GROUP_MAX_PAIRS else DEALS_LARGE_GROUP
     check_int(chosen, "chosen")
-    minimum = CUP_MIN_DEALS if cup_event else 1
+    minimum = minimum_deals(cup_event=cup_event)
     if chosen < minimum:
         raise ScoringError(
             "too_few_deals",

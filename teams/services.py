@@ -22,18 +22,11 @@ from teams import results
 from teams.models import PairMatchLink, Team, TeamMatch, TeamOrder, TeamPair, TeamRound
 from tournaments import services as tournament_services
 from tournaments import versions
-from tournaments.models import Club, Event, Match, Pair, PairMember, Player, SeasonClub
+from tournaments.models import Club, Event, Match, Pair, PairMember, Player, SeasonClub, Stage
 from tournaments.signals import result_changed
 
-TEAM = "team"
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who acts: an organiser (``user``) or a team leader through the team's secret link."""
-
-    user: object | None = None
-    via_link: bool = False
+TEAM = Stage.TEAM
+Actor = tournament_services.Actor  # who acts: an organiser, or a team leader through the team's link
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@ from django import forms
 from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Event, Pair, unique_event_slug
+from scoring import schedule as schedule_core
+from tournaments.models import Event, Pair, Stage, unique_event_slug
 from tournaments.validators import reject_formula
 
 
@@ -58,11 +59,13 @@ class EventForm(forms.ModelForm):
                 self.add_error("group_count", _("Yksivaiheisessa kisassa valitse lohkojen määrä."))
         else:
             data["group_count"] = None
-        if data.get("kind") in (Event.Kind.CUP, Event.Kind.SM_PAIRS):
-            for field in ("deals_saturday", "deals_sunday", "deals_placement"):
-                value = data.get(field)
-                if value is not None and value < 12:
-                    self.add_error(field, _("Cupin kisoissa pelataan vähintään 12 jakoa."))
+        minimum = schedule_core.minimum_deals(cup_event=data.get("kind") in Event.CUP_KINDS)
+        for field in ("deals_saturday", "deals_sunday", "deals_placement"):
+            value = data.get(field)
+            if value is not None and value < minimum:
+                self.add_error(
+                    field, _("Cupin kisoissa pelataan vähintään %(minimum)s jakoa.") % {"minimum": minimum}
+                )
         if not data.get("slug") and data.get("name"):
             data["slug"] = unique_event_slug(data["name"], exclude_pk=self.instance.pk)
         elif not data.get("slug") and self.instance.pk:
@@ -76,6 +79,6 @@ class SwapForm(forms.Form):
 
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
-        pairs = Pair.objects.filter(event=event, group_entries__stage="saturday").prefetch_related("members__player")
+        pairs = Pair.objects.filter(event=event, group_entries__stage=Stage.SATURDAY).prefetch_related("members__player")
         self.fields["pair_x"].queryset = pairs
         self.fields["pair_y"].queryset = pairs

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from scoring.deal import TRICKS
+from scoring.match import PENALTY_POINTS
 from tournaments.services import EntryData, PaperData
 
 PAIR_CHOICES = [("A", _("Pari A (paikat 1 ja 3)")), ("B", _("Pari B (paikat 2 ja 4)"))]
@@ -19,7 +22,7 @@ class EntryForm(forms.Form):
 
     KIND_CHOICES = [
         ("deal", _("Jako")),
-        ("points", _("Rangaistus: 28 pistettä")),
+        ("points", format_lazy(_("Rangaistus: {points} pistettä"), points=PENALTY_POINTS)),
         ("tuppi", _("Rangaistus: tuppi (merkinanto)")),
         ("forfeit", _("Luovutus")),
     ]
@@ -33,21 +36,23 @@ class EntryForm(forms.Form):
         label=_("Ramaajan paikka"), choices=SEAT_CHOICES, coerce=int, required=False, widget=forms.RadioSelect
     )
     tricks_a = forms.IntegerField(
-        label=_("Parin A kasat"), min_value=0, max_value=13, required=False,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 13}),
+        label=_("Parin A kasat"), min_value=0, max_value=TRICKS, required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": TRICKS}),
     )
     early = forms.BooleanField(label=_("Jako lopetettiin kesken (7 kasaa)"), required=False)
     tricks_b = forms.IntegerField(
-        label=_("Parin B kasat"), min_value=0, max_value=13, required=False,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 13}),
-        help_text=_("Vain kesken lopetetussa jaossa; muuten 13 miinus parin A kasat."),
+        label=_("Parin B kasat"), min_value=0, max_value=TRICKS, required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": TRICKS}),
+        help_text=format_lazy(_("Vain kesken lopetetussa jaossa; muuten {tricks} miinus parin A kasat."), tricks=TRICKS),
     )
     penalised = forms.BooleanField(label=_("Loput kasat annettiin vastapuolelle (rangaistus)"), required=False)
     pair = forms.ChoiceField(
         label=_("Pari"), choices=PAIR_CHOICES, required=False, widget=forms.RadioSelect,
         help_text=_("Rangaistuksessa pari, joka saa pisteet tai tupin; luovutuksessa luovuttava pari."),
     )
-    points = forms.IntegerField(label=_("Rangaistuspisteet"), min_value=4, max_value=56, initial=28, required=False)
+    points = forms.IntegerField(
+        label=_("Rangaistuspisteet"), min_value=4, max_value=2 * PENALTY_POINTS, initial=PENALTY_POINTS, required=False
+    )
 
     def clean(self):
         data = super().clean()
@@ -68,9 +73,10 @@ class EntryForm(forms.Form):
     def entry_data(self) -> EntryData:
         d = self.cleaned_data
         if d["kind"] != "deal":
-            return EntryData(kind=d["kind"], pair=d["pair"], points=(d.get("points") or 28) if d["kind"] == "points" else None)
+            points = (d.get("points") or PENALTY_POINTS) if d["kind"] == "points" else None
+            return EntryData(kind=d["kind"], pair=d["pair"], points=points)
         tricks_a = d["tricks_a"]
-        tricks_b = d["tricks_b"] if d.get("early") else 13 - tricks_a
+        tricks_b = d["tricks_b"] if d.get("early") else TRICKS - tricks_a
         return EntryData(
             kind="deal",
             game=d["game"],
@@ -83,11 +89,11 @@ class EntryForm(forms.Form):
     @classmethod
     def initial_from(cls, row) -> dict:
         """The form's values for correcting a stored line."""
-        early = row.kind == "deal" and (row.tricks_a or 0) + (row.tricks_b or 0) != 13
+        early = row.kind == "deal" and (row.tricks_a or 0) + (row.tricks_b or 0) != TRICKS
         return {
             "kind": row.kind, "game": row.game, "caller_seat": row.caller_seat, "tricks_a": row.tricks_a,
             "tricks_b": row.tricks_b if early else None, "early": early, "penalised": row.penalised,
-            "pair": row.pair, "points": row.points or 28,
+            "pair": row.pair, "points": row.points or PENALTY_POINTS,
         }
 
 

@@ -152,6 +152,11 @@ class Event(models.Model):
         SM_TEAM = "sm_team", _("SM-joukkuekisa")
         OTHER = "other", _("muu kisa")
 
+    # The kinds that are cup events (RULES.md §8: counted for the Tuppicup, the summer event at half
+    # weight): their first one of the season fixes a player's season club (§7) and their matches have at
+    # least 12 planned deals (§4). ``cup.models`` gives each of them its default weight.
+    CUP_KINDS = frozenset({Kind.CUP, Kind.SM_PAIRS, Kind.SUMMER})
+
     class Format(models.TextChoices):
         STANDARD = "standard", _("kaksipäiväinen (alkulohkot ja sunnuntai)")
         ONE_STAGE = "one_stage", _("yksivaiheinen (lohkot ratkaisevat sijat)")
@@ -232,6 +237,10 @@ class Event(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("event", args=[self.slug])
+
+    @property
+    def is_cup_event(self) -> bool:
+        return self.kind in self.CUP_KINDS
 
     @property
     def status(self) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.db.models import Prefetch, QuerySet
 
 from scoring.draw import group_name_key
-from tournaments.models import Group, GroupEntry, Match, PairMember
+from tournaments.models import Group, GroupEntry, Match, PairMember, Stage
 
 
 def pair_members_prefetch(prefix: str = "") -> Prefetch:
@@ -30,7 +30,7 @@ def saturday_groups(event) -> list[Group]:
     """The Saturday groups in draw order (A, B, … Z, AA), each with ``.pairs`` in slot order."""
     entries = GroupEntry.objects.select_related("pair__club").prefetch_related(pair_members_prefetch("pair__"))
     groups = list(
-        Group.objects.filter(event=event, stage="saturday").prefetch_related(Prefetch("entries", queryset=entries))
+        Group.objects.filter(event=event, stage=Stage.SATURDAY).prefetch_related(Prefetch("entries", queryset=entries))
     )
     groups.sort(key=lambda g: group_name_key(g.name))
     for group in groups:

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy
 
 from scoring import match as engine
 from scoring import standings as standings_core
@@ -245,6 +246,25 @@ def group_table(group, pairs: Sequence, matches: Sequence, playoffs: Iterable[Se
         matches=tuple(matches),
         cross=dict(standings_core.cross_table([p.pk for p in active], results)),
     )
+
+
+# The tie-break step that decided a group place (RULES.md §4), as every page, PDF and workbook says it;
+# "match_points" (and "wins") need no word: the primary order decided.
+DECIDED_BY = {
+    "head_to_head": gettext_lazy("keskinäinen ottelu"),
+    "mini_table": gettext_lazy("keskinäiset pelit"),
+    "totals": gettext_lazy("nousupisteet"),
+    "playoff": gettext_lazy("uusinta"),
+}
+PLAYOFF_NEEDED = gettext_lazy("uusinta tarvitaan")
+
+
+def decided_by_label(standing) -> str:
+    """What decided a pair's place, or that a play-off is still needed; "" for the primary order."""
+    if standing.playoff_required:
+        return str(PLAYOFF_NEEDED)
+    label = DECIDED_BY.get(standing.decided_by)
+    return "" if label is None else str(label)
 
 
 # --- one scoresheet, line by line -------------------------------------------------------------------

@@ -31,6 +31,7 @@ from tournaments.models import (
     Playoff,
     ResultChange,
     SeasonClub,
+    Stage,
 )
 from tournaments.results import fold_rows, overwhelming_rule
 from tournaments.signals import result_changed
@@ -63,7 +64,7 @@ def create_pair(event: Event, player1: Player, player2: Player, club: Club) -> P
             PairMember.objects.create(pair=pair, event=event, player=player2, position=2)
     except IntegrityError as exc:  # a concurrent entry of the same player
         raise ValidationError(_("Pelaaja on jo toisessa parissa tässä kisassa."), code="already_entered") from exc
-    if event.kind in (Event.Kind.CUP, Event.Kind.SM_PAIRS, Event.Kind.SUMMER):
+    if event.is_cup_event:
         for player in (player1, player2):
             SeasonClub.objects.get_or_create(
                 season=event.season, player=player, defaults={"club": club, "first_event": event}
@@ -85,9 +86,7 @@ def withdraw_pair(pair: Pair) -> int:
     versions.lock(pair.event_id)
     pair.withdrawn_at = timezone.now()
     pair.save(update_fields=["withdrawn_at"])
-    group_matches = Match.objects.filter(stage="saturday").filter(pair_a=pair) | Match.objects.filter(
-        stage="saturday"
-    ).filter(pair_b=pair)
+    group_matches = Match.objects.filter(stage=Stage.SATURDAY).filter(Q(pair_a=pair) | Q(pair_b=pair))
     unfinished = group_matches.exclude(status__in=[Match.Status.FINISHED, Match.Status.ANNULLED])
     if not unfinished.exists():
         return 0
@@ -107,13 +106,13 @@ def withdraw_absent(event: Event) -> int:
 
 # --- the Saturday draw (RULES.md §4) --------------------------------------------------------------------
 
-SATURDAY = "saturday"
-FULL_CUP_KINDS = (Event.Kind.CUP, Event.Kind.SM_PAIRS)
+# A match that has a result or part of one (the draw and the Sunday seeding lock once one exists).
+STARTED = (Match.Status.PLAYING, Match.Status.FINISHED)
 
 
 def draw_locked(event: Event) -> bool:
     """The draw is locked once the first result is entered (RULES.md §4, Decision on the draw)."""
-    return Match.objects.filter(event=event, stage=SATURDAY, status__in=["playing", "finished"]).exists()
+    return Match.objects.filter(event=event, stage=Stage.SATURDAY, status__in=STARTED).exists()
 
 
 def _scoring_error(exc: ScoringError) -> ValidationError:
@@ -164,7 +163,7 @@ def draw_groups(event: Event, user, *, seed: int | None = None) -> None:
 
 
 def current_groups(event: Event) -> tuple[tuple[int, ...], ...]:
-    entries = GroupEntry.objects.filter(group__event=event, stage=SATURDAY).order_by("group__name", "slot")
+    entries = GroupEntry.objects.filter(group__event=event, stage=Stage.SATURDAY).order_by("group__name", "slot")
     by_group: dict[str, list[int]] = {}
     for group_name, pair_id in entries.values_list("group__name", "pair_id"):
         by_group.setdefault(group_name, []).append(pair_id)
@@ -194,21 +193,21 @@ def swap_pairs(event: Event, pair_x: Pair, pair_y: Pair, user) -> None:
 
 def _store_groups(event: Event, groups, clubs: dict[int, int]) -> None:
     """Replace the Saturday groups, entries and matches with ``groups`` (names A, B, …) and their schedule."""
-    Match.objects.filter(event=event, stage=SATURDAY).delete()
-    Group.objects.filter(event=event, stage=SATURDAY).delete()
+    Match.objects.filter(event=event, stage=Stage.SATURDAY).delete()
+    Group.objects.filter(event=event, stage=Stage.SATURDAY).delete()
     names = draw_core.group_names(len(groups))
-    cup = event.kind in FULL_CUP_KINDS
+    cup = event.is_cup_event
     group_rows = {
         name: Group.objects.create(
             event=event,
-            stage=SATURDAY,
+            stage=Stage.SATURDAY,
             name=name,
             deals_planned=schedule_core.planned_deals(len(members), cup_event=cup, chosen=event.deals_saturday),
         )
         for name, members in zip(names, groups, strict=True)
     }
     GroupEntry.objects.bulk_create(
-        GroupEntry(group=group_rows[name], pair_id=pair_id, stage=SATURDAY, slot=slot)
+        GroupEntry(group=group_rows[name], pair_id=pair_id, stage=Stage.SATURDAY, slot=slot)
         for name, members in zip(names, groups, strict=True)
         for slot, pair_id in enumerate(members, start=1)
     )
@@ -216,7 +215,7 @@ def _store_groups(event: Event, groups, clubs: dict[int, int]) -> None:
     Match.objects.bulk_create(
         Match(
             event=event,
-            stage=SATURDAY,
+            stage=Stage.SATURDAY,
             group=group_rows[m.group],
             round=m.round,
             table=m.table,
@@ -227,7 +226,7 @@ def _store_groups(event: Event, groups, clubs: dict[int, int]) -> None:
         for m in schedule
     )
     # A pair withdrawn after an earlier draw keeps its place, and its matches stay annulled (RULES.md §4).
-    Match.objects.filter(event=event, stage=SATURDAY).filter(
+    Match.objects.filter(event=event, stage=Stage.SATURDAY).filter(
         Q(pair_a__withdrawn_at__isnull=False) | Q(pair_b__withdrawn_at__isnull=False)
     ).update(status=Match.Status.ANNULLED)
 
@@ -237,7 +236,8 @@ def _store_groups(event: Event, groups, clubs: dict[int, int]) -> None:
 
 @dataclass(frozen=True)
 class Actor:
-    """Who changes a result: an organiser (``user``) or whoever holds the match's secret link."""
+    """Who changes a fact: an organiser (``user``), or whoever holds a secret link (a match's result
+    entry, a team leader's page: ``via_link``). The one actor of every service."""
 
     user: object | None = None
     via_link: bool = False

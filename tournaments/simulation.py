@@ -10,7 +10,7 @@ from django.db import transaction
 
 from scoring.random_match import random_match
 from tournaments import readmodel, services, versions
-from tournaments.models import Club, Entry, Event, Match, Player, Playoff
+from tournaments.models import Club, Entry, Event, Match, Player, Playoff, Stage
 from tournaments.results import fold_rows, from_engine
 
 
@@ -61,7 +61,7 @@ def play_matches(matches: Iterable[Match], rng: random.Random) -> int:
 
 
 @transaction.atomic
-def settle_playoffs(event: Event, rng: random.Random, stage: str = "saturday") -> int:
+def settle_playoffs(event: Event, rng: random.Random, stage: str = Stage.SATURDAY) -> int:
     """Record a random play-off order for every tie that needs one in a finished group."""
     count = 0
     versions.lock(event.pk)
@@ -86,19 +86,20 @@ def play_weekend(event: Event, rng: random.Random, *, until: str = "all") -> lis
     from tournaments import sunday
 
     out = []
-    played = play_matches(event.matches.filter(stage="saturday"), rng)
+    played = play_matches(event.matches.filter(stage=Stage.SATURDAY), rng)
     out.append(f"Played {played} Saturday group matches; recorded {settle_playoffs(event, rng)} play-offs.")
     if until == "groups" or event.format != Event.Format.STANDARD:
         return out
     sunday.advance(event, None)
-    played = play_matches(event.matches.filter(stage="sunday"), rng)
-    out.append(f"Played {played} Sunday group matches; recorded {settle_playoffs(event, rng, 'sunday')} play-offs.")
+    played = play_matches(event.matches.filter(stage=Stage.SUNDAY), rng)
+    out.append(f"Played {played} Sunday group matches; recorded {settle_playoffs(event, rng, Stage.SUNDAY)} play-offs.")
     if until == "sunday":
         return out
     for _step in ("semi", "final"):
         sunday.create_placements(event)
-        play_matches(event.matches.filter(stage="placement"), rng)
+        play_matches(event.matches.filter(stage=Stage.PLACEMENT), rng)
     sunday.create_placements(event)
     sunday.publish(event, None)
-    out.append(f"Played {event.matches.filter(stage='placement').count()} placement matches; final places published.")
+    placements = event.matches.filter(stage=Stage.PLACEMENT).count()
+    out.append(f"Played {placements} placement matches; final places published.")
     return out

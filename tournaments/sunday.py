@@ -18,10 +18,11 @@ from scoring import schedule as schedule_core
 from scoring import sunday as sunday_core
 from scoring.errors import ScoringError
 from tournaments import readmodel, versions
-from tournaments.models import Event, Group, GroupEntry, Match, SeedingCorrection
+from tournaments.models import Event, Group, GroupEntry, Match, SeedingCorrection, Stage
+from tournaments.services import STARTED
 from tournaments.signals import result_changed
 
-SATURDAY, SUNDAY, PLACEMENT = "saturday", "sunday", "placement"
+SATURDAY, SUNDAY, PLACEMENT = Stage.SATURDAY, Stage.SUNDAY, Stage.PLACEMENT
 SUNDAY_NAMES = ("1", "2", "3", "4")
 
 
@@ -50,7 +51,7 @@ def saturday_blockers(snap: readmodel.EventSnapshot) -> list[str]:
 
 
 def sunday_started(event: Event) -> bool:
-    return Match.objects.filter(event=event, stage__in=[SUNDAY, PLACEMENT], status__in=["playing", "finished"]).exists()
+    return Match.objects.filter(event=event, stage__in=[SUNDAY, PLACEMENT], status__in=STARTED).exists()
 
 
 @transaction.atomic

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET
 
 from tournaments import caching, extensions
 from tournaments.live import event_page
-from tournaments.models import Event
+from tournaments.models import Event, Stage
 
 
 @require_GET
@@ -101,7 +101,7 @@ def event_json(snap) -> dict:
     return {
         **payload,
         # Saturday's groups, then Sunday's (RULES.md §4–5)
-        "groups": [group_json(t) for t in [*snap.stage_tables("saturday"), *snap.stage_tables("sunday")]],
+        "groups": [group_json(t) for t in [*snap.stage_tables(Stage.SATURDAY), *snap.stage_tables(Stage.SUNDAY)]],
         "placement_matches": placement_json(snap),
         "final_ranking": final_ranking_json(snap),
     }

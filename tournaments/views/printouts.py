@@ -12,11 +12,11 @@ from django.utils.translation import gettext as _
 
 from tournaments import caching, extensions, printing
 from tournaments.live import conditional, event_page, head
-from tournaments.models import Event, Match
+from tournaments.models import Event, Match, Stage
 from tournaments.permissions import organiser_required
 from tournaments.printing import pdf_response
 
-STAGES = {"alkulohkot": "saturday", "sunnuntai": "sunday", "sijoitus": "placement"}
+STAGES = {"alkulohkot": Stage.SATURDAY, "sunnuntai": Stage.SUNDAY, "sijoitus": Stage.PLACEMENT}
 
 
 def _link_base(request) -> str:
@@ -32,7 +32,7 @@ def printouts(request, event):
         .order_by("stage", "round")
     )
     names = {v: k for k, v in STAGES.items()}
-    order = {"saturday": 0, "sunday": 1, "placement": 2}
+    order = {stage: i for i, stage in enumerate(STAGES.values())}
     rounds = sorted(({**r, "slug": names[r["stage"]]} for r in rounds), key=lambda r: (order[r["stage"]], r["round"]))
     return render(request, "tournaments/printouts.html", {"event": event, "rounds": rounds, "section": "printouts"})
 

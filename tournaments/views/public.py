@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from tournaments import extensions
 from tournaments.live import event_page, live_part, render_live
-from tournaments.models import Entry, Event, PaperResult, Stage
+from tournaments.models import Entry, Event, Match, PaperResult, Stage
 from tournaments.results import sheet
 
 
@@ -131,7 +131,7 @@ def pair(request, head, number):
     def live():
         matches = [m for m in table.matches if found.pk in (m.pair_a_id, m.pair_b_id)] if table else []
         row = table.row_of(found.pk) if table else None
-        upcoming = [m for m in matches if m.outcome.status in ("scheduled", "playing")]
+        upcoming = [m for m in matches if m.outcome.status in (Match.Status.SCHEDULED, Match.Status.PLAYING)]
         return {
             "event": snap.event, "pair": found, "group": group_view, "table": table, "matches": matches,
             "position": row.standing if row else None, "next_match": upcoming[0] if upcoming else None,

@@ -16,7 +16,7 @@ from tournaments.forms_results import EntryForm, PaperForm
 from tournaments.models import Group, Match, PaperResult, Stage
 from tournaments.permissions import organiser_required
 from tournaments.prefetch import pair_members_prefetch
-from tournaments.results import sheet_and_outcome
+from tournaments.results import sheet_and_outcome, short_label
 
 
 def _match(queryset, **lookup) -> Match:
@@ -165,11 +165,11 @@ def _snapshot_lines(snapshot: dict | None) -> list[str]:
     out = []
     for number, e in enumerate(snapshot.get("entries") or [], start=1):
         if e["kind"] == "deal":
-            game = "R" if e["game"] == "rami" else "N"
+            game = short_label(e["kind"], e["game"])
             caller = f" ({e['caller_seat']})" if e.get("caller_seat") else ""
             out.append(f"{number}. {game}{caller} {e['tricks_a']}–{e['tricks_b']}{'*' if e.get('penalised') else ''}")
         else:
-            label = {"points": "P", "tuppi": "T", "forfeit": "L"}.get(e["kind"], e["kind"])
+            label = short_label(e["kind"])
             points = f" {e['points']}" if e.get("points") else ""
             out.append(f"{number}. {label} {e.get('pair', '')}{points}")
     paper = snapshot.get("paper")
