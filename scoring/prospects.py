@@ -421,9 +421,17 @@ class _Search:
         """Iterative deepening on the answer: try the bound at the root first, then one place worse,
         until a completion reaches it (each failed try proves that place unreachable; the memo keeps
         what it learnt for the next)."""
-        p_lo, p_hi, _above, _below, relevant, inner, bound = self.classify()
+        p_lo, p_hi, above, below, relevant, inner, bound = self.classify()
         if self.alone(relevant, inner, p_lo, p_hi):
             return bound
+        # A tighter start: how many rivals at most can stay on p's side of its best value (best mode)
+        # or get to p's worst value (worst mode) all at once.
+        rivals = sum(relevant) - 1
+        most = self.most_rivals(relevant, inner, p_lo, p_hi)
+        if self.best_mode:
+            bound = max(bound, 1 + above + rivals - most)
+        else:
+            bound = min(bound, 1 + above + most)
         targets = range(bound, self.g.n + 1) if self.best_mode else range(bound, 0, -1)
         for target in targets:
             self.target = target
@@ -522,6 +530,73 @@ class _Search:
             elif total > step * sum(1 for e in edges if e & mask):
                 return False
         return True
+
+    def most_rivals(self, relevant: list[bool], inner: list[int], p_lo: int, p_hi: int) -> int:
+        """The largest set of rivals (pairs that can still meet p) that can all, in one completion, stay
+        at or below p's highest value (best mode: p wins its matches 5–0, so the others can only be
+        passed by more) or reach p's lowest value (worst mode: p loses them 0–5). Every other rival then
+        ends above (below) p in every completion: in a completion where more rivals were on p's side,
+        giving p all its matches (or none) would keep them there. Each match between two rivals hands out
+        ``step`` step-1 points in any split; a set is possible iff Hall's condition holds for its subsets.
+        Exact, by a search over sets adding rivals one at a time (a subset of a possible set is
+        possible)."""
+        g, p = self.g, self.p
+        step = g.step
+        rivals = [x for x in range(g.n) if relevant[x] and x != p]
+        among = [g.ends[m] for m in inner if p not in g.ends[m]]
+        room: dict[int, int] = {}
+        for x in rivals:
+            count = sum(1 for a, b in among if x in (a, b))
+            if self.best_mode:
+                room[x] = p_hi - self.key[x]  # what x may take from matches among rivals
+            else:
+                top = self.key[x] + self.spread[x] - step * count
+                room[x] = max(0, p_lo - top)  # what x must take from them
+        if self.best_mode:
+            candidates = sorted((x for x in rivals if room[x] >= 0), key=lambda x: -room[x])
+        else:
+            count_of = {x: sum(1 for a, b in among if x in (a, b)) for x in rivals}
+            candidates = sorted((x for x in rivals if room[x] <= step * count_of[x]), key=room.__getitem__)
+        index = {x: i for i, x in enumerate(candidates)}
+        edges = [(1 << index[a] if a in index else 0) | (1 << index[b] if b in index else 0)
+                 for a, b in among]
+        both = [(1 << index[a]) | (1 << index[b]) for a, b in among if a in index and b in index]
+
+        def fits(mask: int, new: int) -> bool:
+            # Hall's condition for the subsets of ``mask`` that contain ``new``.
+            rest = mask & ~(1 << new)
+            sub = rest
+            while True:
+                chosen = sub | (1 << new)
+                total = sum(room[candidates[i]] for i in range(len(candidates)) if chosen >> i & 1)
+                if self.best_mode:
+                    if step * sum(1 for e in both if e & chosen == e) > total:
+                        return False
+                elif total > step * sum(1 for e in edges if e & chosen):
+                    return False
+                if sub == 0:
+                    return True
+                sub = (sub - 1) & rest
+
+        best = 0
+        steps = [0]
+
+        def extend(i: int, mask: int, size: int) -> None:
+            nonlocal best
+            steps[0] += 1
+            best = max(best, size)
+            if size + len(candidates) - i <= best or steps[0] > 20000:
+                return
+            for j in range(i, len(candidates)):
+                if size + len(candidates) - j <= best:
+                    return
+                if fits(mask | (1 << j), j):
+                    extend(j + 1, mask | (1 << j), size + 1)
+
+        extend(0, 0, 0)
+        if steps[0] > 20000:
+            return len(candidates)  # search cut short: the count of candidates is still a bound
+        return best
 
     def state(self, relevant: list[bool], above: int, below: int, inner: list[int]) -> tuple:
         """What the rest of the search depends on: the certain counts, each pair that can still meet p
