@@ -1,5 +1,6 @@
 """Prints how long scoring.prospects.group_prospects takes on 9-pair groups with 8 open matches (issue #20),
-and, as a reference, the brute-force enumeration of tests/scoring/test_prospects.py on a small group.
+on a few larger groups, and, as a reference, the brute-force enumeration of tests/scoring/test_prospects.py
+on a small group. Prints figures only (wall clock: other load on the machine shows in them).
 
 Run: .venv/bin/python bench/prospects_speed.py
 """
@@ -57,6 +58,11 @@ def main() -> None:
         print(f"  {label}: seeds 1-8: {shown} ms")
         print(f"  {label}: 40 groups: median {statistics.median(times) * 1000:.1f} ms, "
               f"90th percentile {ranked[35] * 1000:.1f} ms, slowest {ranked[-1] * 1000:.1f} ms")
+
+    print("larger groups (one-stage events of up to 15 pairs), one run each:")
+    for n, open_count in ((12, 15), (14, 20)):
+        times = [time_it(*random_group(seed, n=n, open_count=open_count), runs=1) for seed in (1, 2, 3)]
+        print(f"  {n} pairs, {open_count} open matches: " + ", ".join(f"{t * 1000:.0f}" for t in times) + " ms")
 
     from tests.scoring.test_prospects import brute_force
 

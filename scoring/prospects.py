@@ -63,6 +63,13 @@ search is iterative deepening on the answer (is place b reachable? then b + 1 �
 certainly above p, plus the rivals whose matches among themselves must push some of them past p), with
 the match-point ranges pruning every branch that can no longer reach the place tried, a memo of search
 states that cannot do better, and a cache of the tie-break places of each level set.
+
+Cost: the search is exponential in the worst case (the question is a combinatorial one). On this project's
+2-core machine (``bench/prospects_speed.py``) a 9-pair group with 8 open matches takes a few milliseconds
+typically (random results: median about 5 ms, the slowest of 40 about 60 ms); groups whose results are all
+3–2 with near-equal totals, where many-way ties make every match matter, take about 25 ms typically and up
+to about 0.2 s; groups of 12–15 pairs with 15–20 open matches, which only one-stage events have, can take
+seconds. A caller showing it on a page should cache it per results version.
 """
 
 from __future__ import annotations
