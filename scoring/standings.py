@@ -43,7 +43,12 @@ Choices this module makes beyond RULES.md (each is named again where it applies)
   (``duplicate_match``). Pairs without matches still appear, with 0, 0, 0.
 * Match points must be one of the winner–loser splits of RULES §3 (5–0, 4–1, 3–2). Rise totals are not
   compared with the winner: a forfeit or a signalling tuppi may give the match to the pair with less.
-* ``python -m scoring standings`` also accepts an optional ``"primary": "match_points" | "wins"`` key.
+* ``python -m scoring standings`` also accepts an optional ``"primary": "match_points" | "wins"`` key,
+  and gives each line ``best`` and ``worst``: the best and worst final position the pair can still reach
+  (issue #20, :mod:`scoring.prospects`), every two listed pairs without a listed match still having to
+  meet.
+* :func:`validate_group` and :func:`resolve_level` expose this module's checks and steps 2–5 to
+  :mod:`scoring.prospects`, so that the tie-breaks live in one place.
 """
 
 from __future__ import annotations
