@@ -15,7 +15,8 @@ load, default 30), ``--workers W`` (gunicorn sync workers, default 2), ``--cache
 (rebuild the live event), ``--skip-cup`` (no cup season, no cup figures), ``--connections C`` (wrk
 connections, default 100, for the main load and the full-speed runs alike), ``--ref-seconds S`` (each
 full-speed wrk run, default 8), ``--front nginx|none`` (the main load through nginx, the default, or
-straight to gunicorn), ``--py-spy PATH`` (sample the workers during the main load).
+straight to gunicorn), ``--py-spy PATH`` (sample the workers during the main load), ``--wait-quiet S``
+(wait up to S seconds for the machine's other processes to go idle first).
 
 It measures the code it sits in (its parent folder). While other engineers have uncommitted edits in the
 working tree, measure a commit from a copy: ``git archive HEAD | tar -x -C /tmp/head``, copy this file
@@ -145,6 +146,13 @@ def parse_args():
         "--py-spy",
         metavar="PATH",
         help="record the gunicorn workers with this py-spy during the main load and print where their time went",
+    )
+    p.add_argument(
+        "--wait-quiet",
+        type=int,
+        default=0,
+        metavar="S",
+        help="wait up to S seconds for other processes to leave the cores idle before measuring",
     )
     p.add_argument(
         "--front",
@@ -467,17 +475,14 @@ def machine_busy() -> float:
     return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
-def cpu_by_process(workers: list[int]) -> dict[str, float]:
-    """User + system CPU seconds so far (from /proc) of the gunicorn workers, this benchmark's PostgreSQL
-    backends, nginx, wrk and this process; ``machine`` is the whole machine's busy time."""
+CPU_KINDS = ("gunicorn workers", "postgres (this database)", "nginx", "wrk", "bench process")
+
+
+def cpu_by_process(workers: list[int]) -> dict:
+    """User + system CPU seconds so far (from /proc) of each process of interest: the gunicorn workers,
+    this benchmark's PostgreSQL backends, nginx, wrk and this process; and the whole machine's busy time."""
     tick = os.sysconf("SC_CLK_TCK")
-    out = {
-        "gunicorn workers": 0.0,
-        "postgres (this database)": 0.0,
-        "nginx": 0.0,
-        "wrk": 0.0,
-        "bench process": 0.0,
-    }
+    pids = {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
@@ -488,26 +493,50 @@ def cpu_by_process(workers: list[int]) -> dict[str, float]:
             fields = raw.rsplit(")", 1)[1].split()
             cpu = (int(fields[11]) + int(fields[12])) / tick
             if pid in workers:
-                out["gunicorn workers"] += cpu
+                kind = "gunicorn workers"
             elif pid == os.getpid():
-                out["bench process"] += cpu
+                kind = "bench process"
             elif comm in ("nginx", "wrk"):
-                out[comm] += cpu
+                kind = comm
             elif comm == "postgres" and f" {DB_NAME} " in Path(f"/proc/{pid}/cmdline").read_bytes().decode(
                 errors="replace"
             ):
-                out["postgres (this database)"] += cpu
+                kind = "postgres (this database)"
+            else:
+                continue
+            pids[pid] = (kind, cpu)
         except (OSError, ValueError, IndexError):
             continue
-    out["machine"] = machine_busy()
-    return out
+    return {"pids": pids, "machine": machine_busy()}
 
 
-def cpu_split(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
-    """CPU seconds used between two readings, by process, and by everything else on the machine."""
-    used = {k: after[k] - before[k] for k in after}
-    used["other processes"] = max(0.0, used.pop("machine") - sum(used.values()))
+def cpu_split(before: dict, after: dict, *, exited: dict[str, float] | None = None) -> dict[str, float]:
+    """CPU seconds used between two readings by kind of process (``exited``: of processes that ended in
+    between, as far as known), and by everything else on the machine."""
+    used = dict.fromkeys(CPU_KINDS, 0.0)
+    for pid, (kind, cpu) in after["pids"].items():
+        old = before["pids"].get(pid)
+        used[kind] += cpu - (old[1] if old and old[0] == kind else 0.0)
+    for kind, cpu in (exited or {}).items():
+        used[kind] += cpu
+    used["other processes"] = max(0.0, after["machine"] - before["machine"] - sum(used.values()))
     return used
+
+
+def wait_quiet(limit: int) -> None:
+    """Wait (up to ``limit`` seconds) until other processes leave the cores idle for 9 s; say how busy."""
+    busy = busy_cores()
+    deadline = time.monotonic() + limit
+    quiet_for = 0
+    while limit and time.monotonic() < deadline and quiet_for < 3:
+        quiet_for = quiet_for + 1 if busy < 0.15 else 0
+        if quiet_for == 0:
+            say(f"  other processes keep {busy:.2f} cores busy: waiting for them (--wait-quiet) …")
+            time.sleep(15)
+        busy = busy_cores()
+    say(
+        f"(other processes keep {busy:.2f} of the 2 cores busy now; other engineers' tests disturb the figures)"
+    )
 
 
 def busy_cores(seconds: float = 3.0) -> float:
@@ -672,10 +701,8 @@ def run_wrk(
     before, children = cpu_by_process(WORKERS), resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 60)
     after, done = cpu_by_process(WORKERS), resource.getrusage(resource.RUSAGE_CHILDREN)
-    after["wrk"] += (done.ru_utime + done.ru_stime) - (
-        children.ru_utime + children.ru_stime
-    )  # wrk has exited
-    r_cpu = cpu_split(before, after)
+    wrk_cpu = (done.ru_utime + done.ru_stime) - (children.ru_utime + children.ru_stime)  # wrk has exited
+    r_cpu = cpu_split(before, after, exited={"wrk": wrk_cpu})
     line = next((ln for ln in out.stdout.splitlines() if ln.startswith("JSON")), None)
     if line is None:
         raise RuntimeError(f"wrk gave no figures: {out.stdout}\n{out.stderr}")
@@ -701,6 +728,24 @@ def run_wrk(
         r[k + "_ms"] = r[k] / 1000
     r["errors"] = r["connect"] + r["read"] + r["write"] + r["timeout"] + r["nbad"]
     return r
+
+
+def merged(runs: list[dict]) -> dict:
+    """Several wrk runs as one: counts added, requests/s over their total time, latency percentiles the
+    median of the runs' (the largest for p99 and max)."""
+    out = {
+        k: sum(r[k] for r in runs)
+        for k in ("requests", "duration_us", "connect", "read", "write", "status", "timeout", "errors")
+        + ("n2xx", "n304", "n3xx", "nbad")
+    }
+    out["rps"] = out["requests"] / (out["duration_us"] / 1e6)
+    for k in ("p50_ms", "p90_ms", "p95_ms", "mean_ms"):
+        out[k] = statistics.median(r[k] for r in runs)
+    for k in ("p99_ms", "max_ms"):
+        out[k] = max(r[k] for r in runs)
+    out["cpu"] = {k: sum(r["cpu"][k] for r in runs) for k in runs[0]["cpu"]}
+    out["slices_rps"] = [r["rps"] for r in runs]
+    return out
 
 
 def wrk_line(label: str, r: dict) -> str:
@@ -1248,10 +1293,7 @@ def main() -> None:  # noqa: C901, PLR0915 (one script, one story)
         [sys.executable, "manage.py", "collectstatic", "--no-input", "-v", "0"], cwd=ROOT, env=env, check=True
     )
     port = free_port()
-    say(
-        f"Other processes keep {busy_cores():.2f} of the 2 cores busy before the start (other engineers' tests"
-        " disturb every figure: see 'other processes' below)."
-    )
+    wait_quiet(args.wait_quiet)
     proc = start_gunicorn(env, args.workers, port)
     WORKERS[:] = worker_pids(proc.pid)
     say(
@@ -1320,35 +1362,48 @@ def main() -> None:  # noqa: C901, PLR0915 (one script, one story)
         group_etag = headers["ETag"]
 
         say()
-        say(f"== Full speed (wrk -t2 -c{args.connections} -d{args.ref_seconds}s, no delay) ==")
-        ref = dict(seconds=args.ref_seconds, connections=args.connections, threads=2)
-        trivial = run_wrk(wrk, port, "/terveys/", name="terveys", **ref)
-        say(wrk_line("/terveys/ (reference: no database)", trivial))
-        r304 = run_wrk(
-            wrk, port, group_url, name="group304", headers={**HX, "If-None-Match": group_etag}, **ref
-        )
-        say(wrk_line("group poll, unchanged (304)", r304))
-        share = r304["rps"] / trivial["rps"]
-        r304["share_of_trivial"] = share
+        wait_quiet(args.wait_quiet)
+        slice_s = max(1, round(args.ref_seconds / 4))
         say(
-            f"    = {share:.2f} of the reference ({trivial['rps'] / r304['rps']:.2f}x its cost); 304s "
-            f"{r304['n304']}/{r304['requests']}   target >= 0.67: {verdict(share >= TARGET_304_SHARE)}"
+            f"== Full speed (wrk -t2 -c{args.connections}, no delay, straight to gunicorn): each answer in 4 slices of "
+            f"{slice_s} s, each slice right after one of /terveys/, so that other processes disturb both alike =="
         )
+        ref = dict(seconds=slice_s, connections=args.connections, threads=2)
+        candidates = [
+            ("group poll, unchanged (304)", group_url, {**HX, "If-None-Match": group_etag}, TARGET_304_SHARE),
+            ("group live part, cached (200)", group_url, HX, TARGET_CACHED_SHARE),
+            ("event live part, cached (200)", event_url, HX, TARGET_CACHED_SHARE),
+            ("pair live part, cached (200)", pair_url, HX, TARGET_CACHED_SHARE),
+            ("JSON API, cached (200)", api_url, {}, TARGET_CACHED_SHARE),
+        ]
+        trivial_runs, measured = [], {}
+        for label, path, headers, _target in candidates:
+            pairs_ = []
+            for _ in range(4):
+                t = run_wrk(wrk, port, "/terveys/", name="terveys", **ref)
+                c = run_wrk(wrk, port, path, name="candidate", headers=headers, **ref)
+                pairs_.append((t, c))
+            trivial_runs += [t for t, _c in pairs_]
+            r = merged([c for _t, c in pairs_])
+            r["trivial_rps"] = merged([t for t, _c in pairs_])["rps"]
+            r["share_of_trivial"] = r["rps"] / r["trivial_rps"]
+            measured[label] = r
+        trivial = merged(trivial_runs)
+        say(wrk_line("/terveys/ (reference: no database)", trivial))
+        say(f"    slices: {', '.join(f'{x:.0f}' for x in trivial['slices_rps'])} req/s")
         cached = {}
-        for label, path, headers in (
-            ("group live part, cached (200)", group_url, HX),
-            ("event live part, cached (200)", event_url, HX),
-            ("pair live part, cached (200)", pair_url, HX),
-            ("JSON API, cached (200)", api_url, {}),
-        ):
-            r = run_wrk(wrk, port, path, name="cached", headers=headers, **ref)
-            r["share_of_trivial"] = r["rps"] / trivial["rps"]
-            cached[label] = r
+        for label, _path, _headers, target in candidates:
+            r = measured[label]
             say(wrk_line(label, r))
             say(
-                f"    = {r['share_of_trivial']:.2f} of the reference ({1 / r['share_of_trivial']:.1f}x its cost); "
-                f"200s {r['n2xx']}/{r['requests']}   target >= 0.20: {verdict(r['share_of_trivial'] >= TARGET_CACHED_SHARE)}"
+                f"    = {r['share_of_trivial']:.2f} of /terveys/ in the slices beside it ({r['trivial_rps']:.0f} req/s; "
+                f"{1 / r['share_of_trivial']:.1f}x its cost); answers 200 {r['n2xx']}, 304 {r['n304']}   "
+                f"target >= {target:.2f}: {verdict(r['share_of_trivial'] >= target)}"
             )
+            if label.endswith("(304)"):
+                r304 = r
+            else:
+                cached[label] = r
         RESULT["full_speed"] = {"trivial": trivial, "304": r304, "cached": cached}
 
         say()
@@ -1412,6 +1467,7 @@ def main() -> None:  # noqa: C901, PLR0915 (one script, one story)
                 "  straight to gunicorn: wrk opens each connection before its delay(), so a sync worker that accepts it "
                 "waits idle for the request (figures of the server, not of phones)"
             )
+        wait_quiet(args.wait_quiet)
         stop = threading.Event()
         referee = Referee(front_port, event.pk, stop)
         started = time.monotonic()
@@ -1489,9 +1545,7 @@ def main() -> None:  # noqa: C901, PLR0915 (one script, one story)
                 f"      {name:9} {status}  {len(values):6} answers   median {pct(values, 50):7.1f}   p95 "
                 f"{pct(values, 95):7.1f}   p99 {pct(values, 99):7.1f}   max {max(values):7.0f}"
             )
-        cpu = cpu_split(cpu_before, cpu_after)
-        cpu["other processes"] = max(0.0, cpu["other processes"] - m["cpu"]["wrk"])
-        cpu["wrk"] = m["cpu"]["wrk"]
+        cpu = cpu_split(cpu_before, cpu_after, exited={"wrk": m["cpu"]["wrk"]})
         RESULT["main_cpu"] = cpu
         say(
             f"    CPU seconds in {wall:.0f} s (2 cores = {2 * wall:.0f}): "
