@@ -296,10 +296,10 @@ def test_with_nothing_to_play_it_is_the_table(group):
 
 @settings(max_examples=100, deadline=None)
 @given(groups(max_pairs=7, max_open=6))
-def test_current_order_is_within_reach_and_more_matches_never_narrow_it(group):
+def test_bigger_groups_hold_a_completions_places_and_both_ends(group):
     # The bigger groups the brute force cannot afford: weaker properties. Every pair's range holds a
     # completion's position (the table once every open match ends 3-2 to its first pair), and the ranges
-    # are consistent: some pair can be 1st and some pair can be last.
+    # cover both ends: some pair can be 1st and some pair can be last.
     pairs, finished, opens, _playoffs, primary = group
     prospects = group_prospects(pairs, finished, opens, primary=primary)
     completion = list(finished) + [
