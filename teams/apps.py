@@ -23,9 +23,17 @@ class TeamsConfig(AppConfig):
 
         from teams import api, services  # noqa: F401  (services: the bracket follows result_changed)
         from tournaments import extensions
-        from tournaments.models import Event
+        from tournaments.models import Event, Stage
 
         extensions.register_event_payload(Event.Kind.SM_TEAM, api.event_extra)
+        extensions.register_final_places(Event.Kind.SM_TEAM, services.final_places)
+        extensions.register_match_back_link(
+            Stage.TEAM,
+            lambda match: (
+                match.event.name,
+                reverse("teams_organiser:match", args=[match.event.slug, match.team_link.team_match_id]),
+            ),
+        )
         extensions.register_event_links(
             Event.Kind.SM_TEAM,
             lambda slug: [

@@ -20,8 +20,8 @@ from scoring import draw as draw_core
 from scoring import knockout
 from teams import results
 from teams.models import PairMatchLink, Team, TeamMatch, TeamOrder, TeamPair, TeamRound
+from tournaments import publication, versions
 from tournaments import services as tournament_services
-from tournaments import versions
 from tournaments.models import Club, Event, Match, Pair, PairMember, Player, SeasonClub, Stage
 from tournaments.signals import result_changed
 
@@ -527,13 +527,27 @@ def cancel_start(row: TeamMatch) -> None:
 
 
 @transaction.atomic
-def publish(event: Event, user) -> None:
-    """Mark the competition finished once the final and the match for third place are decided."""
+def publish(event: Event, user, *, confirm: dict[int, int] | None = None) -> None:
+    """Mark the competition finished once the final and the match for third place are decided and every
+    pair match's result is confirmed (``confirm``: those confirmed in this step, match id → version seen);
+    the leaders' and the matches' secret links then only show, and the published record is kept."""
     event = _locked(event)
+    if event.finished_at is not None:
+        raise ValidationError(_("Lopputulokset on jo julkaistu."), code="published")
     if not results.load(event).finished:
         raise ValidationError(_("Loppuottelu tai pronssiottelu on vielä pelaamatta."), code="incomplete")
+    tournament_services.confirm_for_publication(event, confirm or {}, user)
     event.finished_at = timezone.now()
     event.save(update_fields=["finished_at"])
+    publication.record_publication(event, user if getattr(user, "is_authenticated", False) else None)
+
+
+def final_places(event) -> list[tuple[int, int]] | None:
+    """The team places for the published record, once the competition is decided (None before)."""
+    comp = results.load(event)
+    if not comp.finished:
+        return None
+    return [(place, team.pk) for place, team in comp.ranking()]
 
 
 def season_marks(season) -> dict:

@@ -15,7 +15,7 @@ from django.utils import timezone
 from teams import results, services
 from teams.models import Team, TeamMatch
 from tournaments.models import Club, Event, Match, Player, Season, unique_event_slug
-from tournaments.simulation import ensure_registry, play_matches
+from tournaments.simulation import confirm_all, ensure_registry, play_matches
 
 REINFORCED = 0.25  # share of teams with one pair from another club
 TITLE_ONLY = 0.1  # share with two (the team plays for the title only)
@@ -104,6 +104,7 @@ def simulate_team_competition(teams: int, seed: int) -> Event:
             matches = Match.objects.filter(event=event, stage="team", status=Match.Status.SCHEDULED)
             play_matches(matches, rng)  # bypasses the result services: move the bracket on ourselves
             services.sync_bracket(event)
+    confirm_all(event)
     services.publish(event, None)
     event.refresh_from_db()
     return event

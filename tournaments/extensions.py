@@ -7,6 +7,8 @@ An app registers in its ``AppConfig.ready()``:
   ``teams``, ``bracket`` and ``final_ranking``);
 - ``event_links(kind)``: the public pages an event of that kind has beyond the pair event's (name, URL
   name), shown on the event page;
+- ``final_places(kind)``: the final places of an event of that kind, when they are not the pair
+  event's (the team competition's places are teams'), for the published record;
 - ``place_points``: the cup points of each place of an event (the cup app: the event's weight and the
   season's points table), printed on the results list, with the key of the versions they depend on.
 """
@@ -14,6 +16,8 @@ An app registers in its ``AppConfig.ready()``:
 from __future__ import annotations
 
 from collections.abc import Callable
+
+from django.urls import reverse
 
 _payloads: dict[str, Callable] = {}
 _links: dict[str, Callable] = {}
@@ -53,3 +57,32 @@ def place_points_key(season_id: int) -> str:
 
 def place_points(event) -> dict | None:
     return _place_points[0][1](event) if _place_points else None
+
+
+_final_places: dict[str, Callable] = {}
+
+
+def register_final_places(kind: str, places: Callable) -> None:
+    """``places(event) -> [[place, id], …] | None`` for events of ``kind`` (None until complete)."""
+    _final_places[kind] = places
+
+
+def final_places(kind: str) -> Callable | None:
+    return _final_places.get(kind)
+
+
+_back_links: dict[str, Callable] = {}
+
+
+def register_match_back_link(stage: str, link: Callable) -> None:
+    """``link(match) -> (label, url)``: where the organiser's scoresheet of a match of that stage leads
+    back to (a team match's page for the team competition's pair matches)."""
+    _back_links[stage] = link
+
+
+def match_back_link(match) -> tuple[str, str]:
+    """The organiser's way back from a scoresheet: the results desk, or what the match's app registered."""
+    found = _back_links.get(match.stage)
+    if found is not None:
+        return found(match)
+    return match.event.name, reverse("organiser:results", args=[match.event.slug])

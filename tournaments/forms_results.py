@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.core.validators import RegexValidator
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -13,7 +14,20 @@ from tournaments.services import EntryData, PaperData
 PAIR_CHOICES = [("A", _("Pari A (paikat 1 ja 3)")), ("B", _("Pari B (paikat 2 ja 4)"))]
 
 
-class EntryForm(forms.Form):
+CLIENT_ID = RegexValidator(r"^[A-Za-z0-9_-]{1,40}$", _("Rivin tunniste on virheellinen."))
+
+
+class VersionForm(forms.Form):
+    """What every changing request of a scoresheet carries: the version of the sheet it was made on, and
+    after publication the organiser's reason for the change."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=2**31,
+                                 error_messages={"required": _("Sivu on vanhentunut: lataa pöytäkirja uudelleen.")})
+    reason = forms.CharField(label=_("Muutoksen syy"), required=False, max_length=500,
+                             help_text=_("Tulokset on julkaistu: syy näkyy julkisissa lopputuloksissa."))
+
+
+class EntryForm(VersionForm):
     """A scoresheet line as the referee types it at the table.
 
     For a deal the referee gives the game, the rami caller's seat and pair A's tricks; pair B's are the
@@ -29,7 +43,7 @@ class EntryForm(forms.Form):
     GAME_CHOICES = [("rami", _("Rami")), ("nolo", _("Nolo"))]
     SEAT_CHOICES = [(1, "1"), (2, "2"), (3, "3"), (4, "4")]
 
-    version = forms.IntegerField(widget=forms.HiddenInput)
+    client_id = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput, validators=[CLIENT_ID])
     kind = forms.ChoiceField(label=_("Merkintä"), choices=KIND_CHOICES, initial="deal", widget=forms.RadioSelect)
     game = forms.ChoiceField(label=_("Peli"), choices=GAME_CHOICES, required=False, widget=forms.RadioSelect)
     caller_seat = forms.TypedChoiceField(
@@ -62,9 +76,10 @@ class EntryForm(forms.Form):
                 self.add_error("game", _("Valitse rami tai nolo."))
             if data.get("game") == "rami" and not data.get("caller_seat"):
                 self.add_error("caller_seat", _("Valitse ramaajan paikka."))
-            if data.get("tricks_a") is None:
+            # one message a field: a number out of range already has its own
+            if data.get("tricks_a") is None and "tricks_a" not in self.errors:
                 self.add_error("tricks_a", _("Anna parin A kasat."))
-            if data.get("early") and data.get("tricks_b") is None:
+            if data.get("early") and data.get("tricks_b") is None and "tricks_b" not in self.errors:
                 self.add_error("tricks_b", _("Kesken lopetetussa jaossa anna myös parin B kasat."))
         elif kind in ("points", "tuppi", "forfeit") and not data.get("pair"):
             self.add_error("pair", _("Valitse pari."))
@@ -97,8 +112,7 @@ class EntryForm(forms.Form):
         }
 
 
-class PaperForm(forms.Form):
-    version = forms.IntegerField(widget=forms.HiddenInput)
+class PaperForm(VersionForm):
     total_a = forms.IntegerField(label=_("Parin A nousupisteet yhteensä"), min_value=0, max_value=2000)
     total_b = forms.IntegerField(label=_("Parin B nousupisteet yhteensä"), min_value=0, max_value=2000)
     deals_played = forms.IntegerField(label=_("Pelattuja jakoja"), min_value=1, max_value=200)
@@ -111,6 +125,45 @@ class PaperForm(forms.Form):
         choices=[("", _("Ei pelattu")), ("A", _("Pari A voitti")), ("B", _("Pari B voitti"))],
     )
 
+    field_order = ["total_a", "total_b", "deals_played", "tuppi", "deciding_winner", "reason"]
+
+    @staticmethod
+    def initial_from(paper) -> dict:
+        if paper is None:
+            return {}
+        return {
+            "total_a": paper.total_a, "total_b": paper.total_b, "deals_played": paper.deals_played,
+            "tuppi": paper.tuppi, "deciding_winner": paper.deciding_winner,
+        }
+
     def paper_data(self) -> PaperData:
         d = self.cleaned_data
         return PaperData(d["total_a"], d["total_b"], d["deals_played"], d.get("tuppi") or "", d.get("deciding_winner") or "")
+
+
+# The form field an engine refusal is about (its code, tournaments/engine_messages.py): the message is
+# shown next to that field; a refusal about the whole line or sheet is shown above the form.
+FIELD_OF_CODE = {
+    "tricks_over_13": "tricks_a", "tricks_negative": "tricks_a", "tricks_not_integer": "tricks_a",
+    "short_deal_no_seven": "tricks_b", "short_deal_not_allowed": "early", "caller_missing": "caller_seat",
+    "caller_for_nolo": "caller_seat", "seat_invalid": "caller_seat", "penalty_points_invalid": "points",
+    "paper_total_invalid": "total_a", "paper_too_few_deals": "deals_played",
+    "paper_tie_needs_deciding_deal": "deciding_winner", "paper_deciding_deal_impossible": "deciding_winner",
+    "paper_conflict": "deciding_winner", "reason_required": "reason",
+}
+
+
+def field_of(code: str, form) -> str | None:
+    field = FIELD_OF_CODE.get(code)
+    return field if field in form.fields else None
+
+
+def confirmations(data) -> dict[int, int]:
+    """The results ticked for confirmation in the publishing step: ``confirm`` values "match id:version"
+    (anything else is ignored: the publication then refuses the results left unconfirmed)."""
+    out = {}
+    for value in data.getlist("confirm"):
+        match_id, _sep, version = str(value).partition(":")
+        if match_id.isascii() and match_id.isdigit() and version.isascii() and version.isdigit():
+            out[int(match_id)] = int(version)
+    return out

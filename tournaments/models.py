@@ -179,6 +179,16 @@ class Event(models.Model):
     deals_saturday = models.PositiveSmallIntegerField(_("jakoja alkulohkoissa"), null=True, blank=True)
     deals_sunday = models.PositiveSmallIntegerField(_("jakoja sunnuntain lohkoissa"), default=16)
     deals_placement = models.PositiveSmallIntegerField(_("jakoja sijoitusotteluissa"), default=16)
+    # Results at the table (issue #16): both pairs accept a sheet finished on its secret link before it
+    # goes to the results desk; a whole result typed from paper through the link only if allowed.
+    require_acceptance = models.BooleanField(
+        _("parit hyväksyvät tuloksen pöydässä"), default=True,
+        help_text=_("Kun pöytäkirja on valmis, kumpikin pari hyväksyy tuloksen ottelun linkillä."),
+    )
+    link_paper_allowed = models.BooleanField(
+        _("paperipöytäkirjan tuloksen saa kirjata ottelun linkillä"), default=False,
+        help_text=_("Muuten vain järjestäjä kirjaa kokonaisen tuloksen paperipöytäkirjasta."),
+    )
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="organised_events", verbose_name=_("järjestäjät")
     )
@@ -429,6 +439,14 @@ class Match(models.Model):
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Acceptance at the table (issue #16): each pair taps "accept" on the secret link once the sheet is
+    # finished; an accepted, confirmed or published result is read-only there (``link_closed``). An
+    # organiser's later correction keeps the link closed and leaves the result "corrected, awaiting
+    # confirmation" (``corrected_at``) until it is confirmed again.
+    accepted_a_at = models.DateTimeField(_("pari A hyväksyi"), null=True, blank=True)
+    accepted_b_at = models.DateTimeField(_("pari B hyväksyi"), null=True, blank=True)
+    link_closed = models.BooleanField(default=False)
+    corrected_at = models.DateTimeField(_("korjattu"), null=True, blank=True)
 
     class Meta:
         ordering = ["event", "stage", "round", "table"]
@@ -507,11 +525,17 @@ class Entry(models.Model):
     penalised = models.BooleanField(default=False)
     pair = models.CharField(max_length=1, blank=True)  # "A" or "B": the penalty's beneficiary, the forfeiting pair
     points = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The referee's phone names each line it sends (a random id made in the browser): a retry, a double
+    # tap or a second tab sending the same line stores it once.
+    client_id = models.CharField(max_length=40, blank=True)
 
     class Meta:
         ordering = ["match", "position"]
         constraints = [
             models.UniqueConstraint(fields=["match", "position"], name="entry_position_unique"),
+            models.UniqueConstraint(
+                fields=["match", "client_id"], condition=~Q(client_id=""), name="entry_client_id_unique"
+            ),
             models.CheckConstraint(condition=Q(position__gte=1), name="entry_position_positive"),
             models.CheckConstraint(
                 condition=~Q(kind="deal")
@@ -566,6 +590,8 @@ class ResultChange(models.Model):
     action = models.CharField(max_length=40)
     before = models.JSONField(null=True)
     after = models.JSONField(null=True)
+    # Required for a change after the event's final places were published (shown on the final results).
+    reason = models.TextField(_("syy"), blank=True)
 
     class Meta:
         ordering = ["match", "-at", "-pk"]
@@ -603,3 +629,56 @@ class SeedingCorrection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event_id} {self.at}"
+
+
+class Withdrawal(models.Model):
+    """A pair's withdrawal as it happened (RULES.md §4): who, when, and the matches it annulled with the
+    status each had, so that it can be undone until Sunday starts. ``Pair.withdrawn_at`` is the pair's
+    current state; this is its history."""
+
+    pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="withdrawals")
+    at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    annulled = models.JSONField(default=dict)  # match id (as text) -> its status before the withdrawal
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["pair", "at", "pk"]
+        verbose_name = _("luopuminen")
+        verbose_name_plural = _("luopumiset")
+
+    def __str__(self) -> str:
+        return f"{self.pair_id} {self.at}"
+
+
+class Publication(models.Model):
+    """The published final places of an event and a SHA-256 digest of its canonical result record
+    (``tournaments.record``): one row when the results are published, one after every correction made
+    after that, so that ``manage.py verify_event`` can tell whether the stored facts still give them."""
+
+    class Kind(models.TextChoices):
+        PUBLISH = "publish", _("julkaisu")
+        CORRECTION = "correction", _("korjaus julkaisun jälkeen")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="publications")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    reason = models.TextField(_("syy"), blank=True)
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    places = models.JSONField(null=True)  # [[place, pair id], …], None when a correction left them incomplete
+    digest = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["event", "at", "pk"]
+        verbose_name = _("julkaisu")
+        verbose_name_plural = _("julkaisut")
+        constraints = [
+            models.CheckConstraint(condition=Q(kind="publish") | ~Q(reason=""), name="publication_correction_has_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event_id} {self.kind} {self.at}"

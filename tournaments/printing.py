@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 
 import segno
+from django.conf import settings
 from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -18,6 +19,14 @@ from tournaments.prefetch import with_pairs
 from tournaments.results import sheet_and_outcome
 
 SPARE_ROWS = 6  # for the rise played to its end and a deciding deal (RULES.md §3)
+
+
+def public_url(request, path: str = "/") -> str:
+    """The address a printed link or QR code gives for ``path``: ``TUPPI_PUBLIC_URL`` when set (the
+    venue laptop's address on the local network, or the public site), else the host this page was
+    requested from."""
+    base = settings.TUPPI_PUBLIC_URL or request.build_absolute_uri("/")
+    return base.rstrip("/") + path
 
 
 def pdf_response(content: bytes, filename: str) -> HttpResponse:
@@ -114,7 +123,7 @@ def scoresheet_pages(matches, link_base: str) -> list[dict]:
         paper = papers.get(match.pk)
         lines, _state, result = sheet_and_outcome(match, rows, paper)
         blank = max(match.deals_planned + SPARE_ROWS - len(lines), 0)
-        url = link_base.rstrip("/") + reverse("match_link", args=[match.token])
+        url = link_base.rstrip("/") + reverse("link:sheet", args=[match.token])
         body_rows = len(lines) + blank
         if body_rows not in grids:
             grids[body_rows] = grid_svg(body_rows)

@@ -278,6 +278,18 @@ def short_label(kind: str, game: str = "") -> str:
     return SHORT_LABELS[game] if kind == Entry.Kind.DEAL else SHORT_LABELS[kind]
 
 
+# The marks a scoresheet line may carry besides its game (on screen and on the PDF, explained by the
+# legend): the remaining tricks given to the opponents (*), a robbed rami (ry), a deal stopped after
+# seven tricks (k), a deal of the rise played out after the planned deals (+), the deciding deal (r).
+MARKS = {
+    "penalised": ("*", gettext_lazy("loput kasat annettiin vastapuolelle (rangaistus)")),
+    "robbed": ("ry", gettext_lazy("ryöstö: puolustajat voittivat ramin")),
+    "early": ("k", gettext_lazy("jako lopetettiin kesken (7 kasaa)")),
+    "played_out": ("+", gettext_lazy("kesken oleva nousu pelattiin loppuun")),
+    "deciding": ("r", gettext_lazy("yksi jako voitosta (ratkaiseva jako)")),
+}
+
+
 @dataclass(frozen=True)
 class SheetLine:
     """What one line of the paper scoresheet shows (RULES.md §2–3)."""
@@ -293,6 +305,11 @@ class SheetLine:
     rise_b: int | None
     ended: str | None  # fall, tuppi, end
     totals: tuple[int, int]
+    marks: tuple[str, ...] = ()  # keys of MARKS
+
+    @property
+    def mark_text(self) -> str:
+        return " ".join(MARKS[m][0] for m in self.marks)
 
 
 def sheet(match: Match, rows: Sequence[Entry]) -> tuple[tuple[SheetLine, ...], engine.MatchState | None]:
@@ -307,8 +324,20 @@ def sheet(match: Match, rows: Sequence[Entry]) -> tuple[tuple[SheetLine, ...], e
     except ScoringError:
         return (), None
     out = []
-    for row, line in zip(rows, engine_lines, strict=True):
+    for number, (row, line) in enumerate(zip(rows, engine_lines, strict=True), start=1):
         up = None if line.up is None else str(line.up)
+        deciding = number == len(rows) and state.deciding_deal
+        marks = tuple(
+            mark
+            for mark, on in (
+                ("penalised", row.penalised),
+                ("robbed", line.result is not None and line.result.robbed),
+                ("early", line.result is not None and line.result.short),
+                ("played_out", line.deal is not None and line.deal > match.deals_planned and not deciding),
+                ("deciding", deciding),
+            )
+            if on
+        )
         out.append(
             SheetLine(
                 row=row, deal=line.deal, label=short_label(row.kind, row.game), caller_seat=row.caller_seat,
@@ -316,6 +345,7 @@ def sheet(match: Match, rows: Sequence[Entry]) -> tuple[tuple[SheetLine, ...], e
                 points=line.points, winner=str(line.winner),
                 rise_a=line.rise if up == "A" else None, rise_b=line.rise if up == "B" else None,
                 ended=None if line.ended is None else str(line.ended), totals=(line.totals.a, line.totals.b),
+                marks=marks,
             )
         )
     return tuple(out), state

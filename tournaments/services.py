@@ -14,7 +14,7 @@ from scoring import draw as draw_core
 from scoring import match as match_engine
 from scoring import schedule as schedule_core
 from scoring.errors import ScoringError
-from tournaments import readmodel, versions
+from tournaments import publication, readmodel, versions
 from tournaments.engine_messages import message
 from tournaments.models import (
     Club,
@@ -244,7 +244,8 @@ class Actor:
 
     @property
     def is_organiser(self) -> bool:
-        return self.user is not None and not self.via_link
+        """Not through a secret link: an organiser, or the system itself (a simulation, an import)."""
+        return not self.via_link
 
 
 @dataclass(frozen=True)
@@ -292,16 +293,27 @@ def _snapshot(match: Match) -> dict:
             "tuppi": paper.tuppi, "deciding_winner": paper.deciding_winner,
         },
         "confirmed": match.confirmed_at is not None,
+        "accepted": [side for side in ("A", "B") if getattr(match, f"accepted_{side.lower()}_at") is not None],
     }
 
 
-def _locked_match(match: Match, version: int | None, actor: Actor) -> Match:
+def _user(actor: Actor):
+    return actor.user if actor.user is not None and actor.user.is_authenticated else None
+
+
+def _locked_match(match: Match, version: int | None, actor: Actor, *, reason: str | None = "") -> Match:
     """The match, locked for this transaction, after the checks every result change shares.
 
     The event is locked first (and its results version bumped), then the match: every writer takes its
     locks in this order, so a result saved while the organiser redraws waits for the redraw instead of
-    deadlocking with it, and then finds out that its match is gone."""
-    versions.lock(match.event_id)
+    deadlocking with it, and then finds out that its match is gone.
+
+    ``version`` is the version the change was made on (None only for callers without a page: the
+    simulation, tests' builders). Through a secret link nothing changes once the result is accepted by
+    both pairs, confirmed, or published (issue #16); after publication an organiser's change of the
+    sheet needs a ``reason`` (None: not a change of the sheet), kept in the history and on the public
+    final results."""
+    event = versions.lock(match.event_id)
     try:
         match = Match.objects.select_for_update().select_related("event").get(pk=match.pk)
     except Match.DoesNotExist:
@@ -311,10 +323,25 @@ def _locked_match(match: Match, version: int | None, actor: Actor) -> Match:
         ) from None
     if match.status == Match.Status.ANNULLED:
         raise ResultRefused(_("Ottelu on mitätöity: sille ei kirjata tulosta."), code="annulled")
-    if match.confirmed_at is not None and not actor.is_organiser:
+    if not actor.is_organiser:
+        if event.finished_at is not None:
+            raise ResultRefused(
+                _("Kisan tulokset on julkaistu: linkillä voi vain katsoa tulosta."), code="published"
+            )
+        if match.confirmed_at is not None or match.link_closed:
+            raise ResultRefused(
+                _("Tulos on hyväksytty tai vahvistettu: vain järjestäjä voi enää muuttaa sitä."), code="closed"
+            )
+    elif event.finished_at is not None and reason is not None and not reason.strip():
         raise ResultRefused(
-            _("Järjestäjä on jo vahvistanut tuloksen: vain järjestäjä voi muuttaa sitä."), code="confirmed"
+            _("Tulokset on jo julkaistu: kirjoita muutoksen syy. Se näkyy julkisissa lopputuloksissa."),
+            code="reason_required",
         )
+    _check_version(match, version)
+    return match
+
+
+def _check_version(match: Match, version: int | None) -> None:
     if version is not None and version != match.version:
         raise ResultRefused(
             _(
@@ -323,7 +350,6 @@ def _locked_match(match: Match, version: int | None, actor: Actor) -> Match:
             ),
             code="stale",
         )
-    return match
 
 
 def _fold_or_refuse(match: Match, rows: list[Entry]):
@@ -333,18 +359,37 @@ def _fold_or_refuse(match: Match, rows: list[Entry]):
         raise ResultRefused(message(exc), code=exc.code) from exc
 
 
-def _commit(match: Match, before: dict, action: str, actor: Actor, status: str) -> Match:
+REVIEW_FIELDS = [
+    "version", "status", "confirmed_at", "confirmed_by", "accepted_a_at", "accepted_b_at", "link_closed",
+    "corrected_at",
+]
+
+
+def _commit(match: Match, before: dict, action: str, actor: Actor, status: str, *, reason: str = "") -> Match:
+    """Store a change of the sheet: a new version and status, the review state the change leaves, the
+    history, the later stages, and after publication a new published record."""
     match.version += 1
     match.status = status
-    if status != Match.Status.FINISHED:  # a confirmation belongs to a finished result only
-        match.confirmed_at, match.confirmed_by = None, None
-    match.save(update_fields=["version", "status", "confirmed_at", "confirmed_by"])
-    ResultChange.objects.create(
-        match=match, user=actor.user if actor.user is not None and actor.user.is_authenticated else None,
-        via_link=actor.via_link, action=action, before=before, after=_snapshot(match),
-    )
+    # The pairs accepted, and the organiser confirmed, the result as it was: a change needs both again.
+    match.accepted_a_at = match.accepted_b_at = None
+    if match.confirmed_at is not None or match.link_closed:
+        # An organiser's correction of a closed result: the link stays read-only, and the result waits for
+        # the organiser's confirmation as "corrected" (issue #16).
+        match.corrected_at = timezone.now()
+    match.confirmed_at, match.confirmed_by = None, None
+    match.save(update_fields=REVIEW_FIELDS)
+    _history(match, before, action, actor, reason)
     result_changed.send(sender=Match, match=match)  # later stages move on by themselves
+    if match.event.finished_at is not None:
+        publication.record_correction(match.event, match, _user(actor), reason)
     return match
+
+
+def _history(match: Match, before: dict, action: str, actor: Actor, reason: str = "") -> None:
+    ResultChange.objects.create(
+        match=match, user=_user(actor), via_link=actor.via_link, action=action, before=before,
+        after=_snapshot(match), reason=reason.strip(),
+    )
 
 
 def _status(state) -> str:
@@ -352,25 +397,35 @@ def _status(state) -> str:
 
 
 @transaction.atomic
-def add_entry(match: Match, data: EntryData, *, version: int | None, actor: Actor) -> Match:
-    """Append one line to the scoresheet; the engine checks it against everything before it."""
-    match = _locked_match(match, version, actor)
+def add_entry(
+    match: Match, data: EntryData, *, version: int | None, actor: Actor, client_id: str = "", reason: str = ""
+) -> Match:
+    """Append one line to the scoresheet; the engine checks it against everything before it.
+
+    ``client_id`` names the line as the referee's phone sent it: a line already stored under that id (a
+    retry, a double tap, a second tab) is not stored again, and the call answers as if it had been."""
+    match = _locked_match(match, None, actor, reason=reason)
+    if client_id and Entry.objects.filter(match=match, client_id=client_id).exists():
+        return match  # stored already: looked up under the lock, so two copies sent at once store one
+    _check_version(match, version)
     if PaperResult.objects.filter(match=match).exists():
         raise ResultRefused(
             _("Ottelulle on kirjattu tulos paperipöytäkirjasta. Poista se ennen jakojen kirjaamista."), code="paper"
         )
     before = _snapshot(match)
     rows = list(match.entries.order_by("position"))
-    row = Entry(match=match, position=len(rows) + 1, **asdict(data))
+    row = Entry(match=match, position=len(rows) + 1, client_id=client_id, **asdict(data))
     state = _fold_or_refuse(match, [*rows, row])
     row.save()
-    return _commit(match, before, "add", actor, _status(state))
+    return _commit(match, before, "add", actor, _status(state), reason=reason)
 
 
 @transaction.atomic
-def replace_entry(match: Match, position: int, data: EntryData, *, version: int | None, actor: Actor) -> Match:
+def replace_entry(
+    match: Match, position: int, data: EntryData, *, version: int | None, actor: Actor, reason: str = ""
+) -> Match:
     """Correct an earlier line; everything after it is recomputed, and refused if it no longer holds."""
-    match = _locked_match(match, version, actor)
+    match = _locked_match(match, version, actor, reason=reason)
     before = _snapshot(match)
     rows = list(match.entries.order_by("position"))
     if not 1 <= position <= len(rows):
@@ -380,25 +435,31 @@ def replace_entry(match: Match, position: int, data: EntryData, *, version: int 
         setattr(row, field, value)
     state = _fold_or_refuse(match, rows)
     row.save()
-    return _commit(match, before, "edit", actor, _status(state))
+    return _commit(match, before, "edit", actor, _status(state), reason=reason)
 
 
 @transaction.atomic
-def delete_last_entry(match: Match, *, version: int | None, actor: Actor) -> Match:
-    match = _locked_match(match, version, actor)
+def delete_last_entry(match: Match, *, version: int | None, actor: Actor, reason: str = "") -> Match:
+    match = _locked_match(match, version, actor, reason=reason)
     before = _snapshot(match)
     rows = list(match.entries.order_by("position"))
     if not rows:
         raise ResultRefused(_("Pöytäkirjassa ei ole rivejä."), code="no_line")
     rows.pop().delete()
     status = _status(_fold_or_refuse(match, rows)) if rows else Match.Status.SCHEDULED
-    return _commit(match, before, "delete", actor, status)
+    return _commit(match, before, "delete", actor, status, reason=reason)
 
 
 @transaction.atomic
-def save_paper(match: Match, data: PaperData, *, version: int | None, actor: Actor) -> Match:
-    """The result from a paper scoresheet: both totals, tuppi or not, deals played (match points follow)."""
-    match = _locked_match(match, version, actor)
+def save_paper(match: Match, data: PaperData, *, version: int | None, actor: Actor, reason: str = "") -> Match:
+    """The result from a paper scoresheet: both totals, tuppi or not, deals played (match points follow).
+    Through a secret link only where the organiser allows it for the event."""
+    match = _locked_match(match, version, actor, reason=reason)
+    if actor.via_link and not match.event.link_paper_allowed:
+        raise ResultRefused(
+            _("Kokonaisen tuloksen paperipöytäkirjasta kirjaa järjestäjä. Kirjaa jaot yksi kerrallaan."),
+            code="paper_not_allowed",
+        )
     if match.entries.exists():
         raise ResultRefused(
             _("Ottelulle on kirjattu jakoja: korjaa ne pöytäkirjaan tai poista ne ensin."), code="has_entries"
@@ -413,32 +474,87 @@ def save_paper(match: Match, data: PaperData, *, version: int | None, actor: Act
         raise ResultRefused(message(exc), code=exc.code) from exc
     before = _snapshot(match)
     PaperResult.objects.update_or_create(match=match, defaults=asdict(data))
-    return _commit(match, before, "paper", actor, Match.Status.FINISHED)
+    return _commit(match, before, "paper", actor, Match.Status.FINISHED, reason=reason)
 
 
 @transaction.atomic
-def clear_paper(match: Match, *, version: int | None, actor: Actor) -> Match:
-    match = _locked_match(match, version, actor)
+def clear_paper(match: Match, *, version: int | None, actor: Actor, reason: str = "") -> Match:
+    match = _locked_match(match, version, actor, reason=reason)
     if not PaperResult.objects.filter(match=match).exists():
         # nothing to clear; and a match with scoresheet lines must not be reset to "scheduled"
         raise ResultRefused(_("Ottelulle ei ole kirjattu tulosta paperipöytäkirjasta."), code="no_paper")
     before = _snapshot(match)
     PaperResult.objects.filter(match=match).delete()
-    return _commit(match, before, "paper_delete", actor, Match.Status.SCHEDULED)
+    return _commit(match, before, "paper_delete", actor, Match.Status.SCHEDULED, reason=reason)
 
 
 @transaction.atomic
-def set_confirmed(match: Match, confirmed: bool, *, user) -> Match:
-    """An organiser confirms a finished result (the secret link stops working for it) or reopens it."""
+def accept_result(match: Match, side: str, *, version: int | None, actor: Actor) -> Match:
+    """One pair accepts the finished result at the table (issue #16, as a Bridgemate asks the opponents).
+    Once both have, the secret link only shows it; the results desk lists it for confirmation."""
+    if side not in ("A", "B"):
+        raise ResultRefused(_("Valitse pari A tai B."), code="bad_side")
+    match = _locked_match(match, version, actor, reason=None)
+    if match.status != Match.Status.FINISHED:
+        raise ResultRefused(_("Vain päättyneen ottelun tuloksen voi hyväksyä."), code="unfinished")
+    field = f"accepted_{side.lower()}_at"
+    if getattr(match, field) is not None:
+        return match
+    before = _snapshot(match)
+    setattr(match, field, timezone.now())
+    match.link_closed = match.accepted_a_at is not None and match.accepted_b_at is not None
+    match.version += 1
+    match.save(update_fields=[field, "link_closed", "version"])
+    _history(match, before, f"accept_{side.lower()}", actor)
+    return match
+
+
+@transaction.atomic
+def set_confirmed(match: Match, confirmed: bool, *, version: int | None, user) -> Match:
+    """An organiser confirms the finished result they saw (``version``: a sheet changed since is refused
+    and shown again), or reopens a confirmation. A confirmed result closes the secret link for good."""
     actor = Actor(user=user)
-    match = _locked_match(match, None, actor)
+    match = _locked_match(match, version, actor, reason=None)
     if confirmed and match.status != Match.Status.FINISHED:
         raise ResultRefused(_("Vain päättyneen ottelun tuloksen voi vahvistaa."), code="unfinished")
+    if not confirmed and match.event.finished_at is not None:
+        raise ResultRefused(
+            _("Tulokset on julkaistu: vahvistusta ei voi perua. Korjaa tulosta syyn kanssa."), code="published"
+        )
     before = _snapshot(match)
     match.confirmed_at = timezone.now() if confirmed else None
     match.confirmed_by = user if confirmed else None
-    match.save(update_fields=["confirmed_at", "confirmed_by"])
-    return _commit(match, before, "confirm" if confirmed else "reopen", actor, match.status)
+    if confirmed:
+        match.link_closed, match.corrected_at = True, None
+    match.version += 1
+    match.save(update_fields=["confirmed_at", "confirmed_by", "link_closed", "corrected_at", "version"])
+    _history(match, before, "confirm" if confirmed else "reopen", actor)
+    return match
+
+
+def unconfirmed(event: Event):
+    """The event's finished results the organiser has not confirmed: each needs it before the final places
+    are published. (A match without a result needs none: in a pair event the final places need every
+    counted match finished; a team match decided 2–0 leaves its third pair match unplayed.)"""
+    return Match.objects.filter(event=event, status=Match.Status.FINISHED, confirmed_at__isnull=True).order_by(
+        "stage", "round", "table"
+    )
+
+
+@transaction.atomic
+def confirm_for_publication(event: Event, confirm: dict[int, int], user) -> None:
+    """Confirm, in the publishing step, the results the organiser ticked (match id → the version they
+    saw), then refuse if any result is still unconfirmed (issue #16: publication locks)."""
+    for match in Match.objects.filter(event=event, pk__in=list(confirm)):
+        if match.confirmed_at is None:
+            set_confirmed(match, True, version=confirm[match.pk], user=user)
+    left = list(unconfirmed(event).select_related("pair_a", "pair_b")[:6])
+    if left:
+        raise ValidationError(
+            _("Vahvista ensin kaikki tulokset. Vahvistamatta: %(matches)s.")
+            % {"matches": ", ".join(f"{m.get_stage_display()} {m.round}/{m.table}" for m in left[:5])},
+            code="unconfirmed",
+        )
 
 
 @transaction.atomic

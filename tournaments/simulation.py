@@ -7,6 +7,7 @@ import random
 from collections.abc import Iterable
 
 from django.db import transaction
+from django.utils import timezone
 
 from scoring.random_match import random_match
 from tournaments import readmodel, services, versions
@@ -80,6 +81,13 @@ def settle_playoffs(event: Event, rng: random.Random, stage: str = Stage.SATURDA
     return count
 
 
+def confirm_all(event: Event) -> int:
+    """The organiser's confirmation of every result, as one step (the simulation's shortcut)."""
+    count = services.unconfirmed(event).update(confirmed_at=timezone.now(), link_closed=True)
+    versions.bump(event.pk)
+    return count
+
+
 def play_weekend(event: Event, rng: random.Random, *, until: str = "all") -> list[str]:
     """Play an event from its drawn Saturday to published final places (or stop after ``until``:
     "groups" or "sunday"); returns a line of output per step."""
@@ -99,6 +107,7 @@ def play_weekend(event: Event, rng: random.Random, *, until: str = "all") -> lis
         sunday.create_placements(event)
         play_matches(event.matches.filter(stage=Stage.PLACEMENT), rng)
     sunday.create_placements(event)
+    confirm_all(event)
     sunday.publish(event, None)
     placements = event.matches.filter(stage=Stage.PLACEMENT).count()
     out.append(f"Played {placements} placement matches; final places published.")

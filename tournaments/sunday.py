@@ -17,9 +17,8 @@ from django.utils.translation import gettext as _
 from scoring import schedule as schedule_core
 from scoring import sunday as sunday_core
 from scoring.errors import ScoringError
-from tournaments import readmodel, versions
+from tournaments import publication, readmodel, services, versions
 from tournaments.models import Event, Group, GroupEntry, Match, SeedingCorrection, Stage
-from tournaments.services import STARTED
 from tournaments.signals import result_changed
 
 SATURDAY, SUNDAY, PLACEMENT = Stage.SATURDAY, Stage.SUNDAY, Stage.PLACEMENT
@@ -51,7 +50,7 @@ def saturday_blockers(snap: readmodel.EventSnapshot) -> list[str]:
 
 
 def sunday_started(event: Event) -> bool:
-    return Match.objects.filter(event=event, stage__in=[SUNDAY, PLACEMENT], status__in=STARTED).exists()
+    return Match.objects.filter(event=event, stage__in=[SUNDAY, PLACEMENT], status__in=services.STARTED).exists()
 
 
 @transaction.atomic
@@ -167,13 +166,19 @@ def create_placements(event: Event) -> int:
 
 
 @transaction.atomic
-def publish(event: Event, user) -> None:
-    """Mark the event finished: its final places are public and feed the season cup."""
+def publish(event: Event, user, *, confirm: dict[int, int] | None = None) -> None:
+    """Publish the final places: every result confirmed (``confirm``: those the organiser confirms in this
+    step, match id → the version seen), the event marked finished (every secret link now only shows
+    its result), and the published record kept with its digest (``tournaments.publication``)."""
     event = versions.lock(event.pk)
+    if event.finished_at is not None:
+        raise ValidationError(_("Lopputulokset on jo julkaistu."), code="published")
     if readmodel.build(event.pk).final_places is None:
         raise ValidationError(_("Kaikkia sijoja ei ole vielä ratkaistu."), code="incomplete")
+    services.confirm_for_publication(event, confirm or {}, user)
     event.finished_at = timezone.now()
     event.save(update_fields=["finished_at"])
+    publication.record_publication(event, user if getattr(user, "is_authenticated", False) else None)
 
 
 @receiver(result_changed)

@@ -1,34 +1,53 @@
-"""Organiser pages: a login and a permission for the event."""
+"""Organiser pages: a login and a permission for the event. Everything of one event lives under
+``kisat/<slug>/``, written once; a match's scoresheet and its actions under ``ottelut/<id>/``."""
 
 from django.urls import include, path
 
-from tournaments.views import organiser, printouts, results, sunday
+from tournaments.views import entries, organiser, printouts, results, scoresheet, sunday
+from tournaments.views.scoresheet import organiser_sheet
 
 app_name = "organiser"
+
+sheet_urls = [
+    path("", organiser_sheet(scoresheet.show), name="match"),
+    path("rivi/", organiser_sheet(scoresheet.add_line), name="sheet_add"),
+    path("rivi/<int:position>/", organiser_sheet(scoresheet.correct_line), name="sheet_correct"),
+    path("poista-viimeinen/", organiser_sheet(scoresheet.delete_last), name="sheet_delete_last"),
+    path("paperi/", organiser_sheet(scoresheet.save_paper), name="sheet_paper"),
+    path("poista-paperi/", organiser_sheet(scoresheet.clear_paper), name="sheet_clear_paper"),
+    path("vahvista/", organiser_sheet(scoresheet.confirm), name="sheet_confirm"),
+    path("historia/", results.history, name="match_history"),
+    path("poytakirja.pdf", printouts.match_sheet, name="match_sheet"),
+]
+
+event_urls = [
+    path("", organiser.event_dashboard, name="event"),
+    path("muokkaa/", organiser.event_edit, name="event_edit"),
+    # entries: pairs, the import of a spreadsheet, the morning check-in
+    path("parit/", entries.pairs, name="pairs"),
+    path("parit/<int:pair_id>/luovu/", entries.pair_withdraw, name="pair_withdraw"),
+    path("tuonti/", entries.import_entries, name="import"),
+    path("ilmoittautuminen/", entries.checkin, name="checkin"),
+    # the draw
+    path("arvonta/", organiser.draw, name="draw"),
+    path("arvonta/vaihda/", organiser.swap, name="swap"),
+    # results
+    path("tulokset/", results.overview, name="results"),
+    path("ottelut/<int:match_id>/", include(sheet_urls)),
+    path("lohkot/<int:group_id>/uusinta/", results.playoff, name="playoff"),
+    # Sunday and publication
+    path("sunnuntai/", sunday.organiser_sunday, name="sunday"),
+    path("sunnuntai/eteneminen/", sunday.advance, name="advance"),
+    path("sunnuntai/sijoitus/", sunday.correct, name="seeding"),
+    path("sunnuntai/julkaise/", sunday.publish, name="publish"),
+    # printouts
+    path("tulosteet/", printouts.printouts, name="printouts"),
+    path("tulosteet/poytakirjat-<str:stage>-<int:round>.pdf", printouts.round_sheets, name="round_sheets"),
+]
 
 urlpatterns = [
     path("", organiser.home, name="home"),
     path("uusi-kisa/", organiser.event_create, name="event_create"),
-    path("kisat/<slug:slug>/", organiser.event_dashboard, name="event"),
-    path("kisat/<slug:slug>/muokkaa/", organiser.event_edit, name="event_edit"),
-    path("kisat/<slug:slug>/arvonta/", organiser.draw, name="draw"),
-    path("kisat/<slug:slug>/arvonta/vaihda/", organiser.swap, name="swap"),
-    path("kisat/<slug:slug>/tulokset/", results.overview, name="results"),
-    path("kisat/<slug:slug>/ottelut/<int:match_id>/", results.organiser_match, name="match"),
-    path("kisat/<slug:slug>/ottelut/<int:match_id>/vahvista/", results.confirm, name="confirm"),
-    path("kisat/<slug:slug>/ottelut/<int:match_id>/historia/", results.history, name="match_history"),
-    path("kisat/<slug:slug>/lohkot/<int:group_id>/uusinta/", results.playoff, name="playoff"),
-    path("kisat/<slug:slug>/sunnuntai/", sunday.organiser_sunday, name="sunday"),
-    path("kisat/<slug:slug>/sunnuntai/eteneminen/", sunday.advance, name="advance"),
-    path("kisat/<slug:slug>/sunnuntai/sijoitus/", sunday.correct, name="seeding"),
-    path("kisat/<slug:slug>/sunnuntai/julkaise/", sunday.publish, name="publish"),
-    path("kisat/<slug:slug>/tulosteet/", printouts.printouts, name="printouts"),
-    path(
-        "kisat/<slug:slug>/tulosteet/poytakirjat-<str:stage>-<int:round>.pdf",
-        printouts.round_sheets,
-        name="round_sheets",
-    ),
-    path("kisat/<slug:slug>/ottelut/<int:match_id>/poytakirja.pdf", printouts.match_sheet, name="match_sheet"),
-    # Entries: adding pairs, the player search, importing a spreadsheet, the morning check-in.
-    path("", include("tournaments.urls_entries")),
+    path("pelaajat/haku/", entries.player_search, name="player_search"),
+    path("kisat/<slug:slug>/", include(event_urls)),
 ]

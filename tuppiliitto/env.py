@@ -53,6 +53,18 @@ def env_choice(name: str, choices: tuple[str, ...], *, default: str) -> str:
     return value
 
 
+def env_url(name: str) -> str:
+    """An http(s) address without a path beyond "/", or "" when unset."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return ""
+    scheme, sep, rest = raw.partition("://")
+    host = rest.split("/", 1)[0]
+    if scheme.lower() not in ("http", "https") or not sep or not host or rest.strip("/") != host:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not an address like http://192.168.1.20:8000 or https://tulokset.example.fi.")
+    return f"{scheme.lower()}://{host}"
+
+
 def cache_from_env(base_dir: Path) -> dict:
     """``CACHE_URL``: the shared cache every worker process reads the derived snapshots from.
 

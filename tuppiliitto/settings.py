@@ -24,7 +24,7 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from tuppiliitto.env import cache_from_env, database_from_env, env_bool, env_choice, env_list
+from tuppiliitto.env import cache_from_env, database_from_env, env_bool, env_choice, env_list, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -109,6 +109,9 @@ CACHES = {"default": cache_from_env(BASE_DIR)}
 # an overwhelming points win is read on the winner's total (the Decision) or on the margin;
 # the first standings step is match points (the Decision) or match wins.
 TUPPI_OVERWHELMING_RULE = env_choice("TUPPI_OVERWHELMING_RULE", ("winner_total", "margin"), default="winner_total")
+# The address printed links and QR codes give (a venue laptop's on the local network, or the public
+# site); empty: the host each page was requested from.
+TUPPI_PUBLIC_URL = env_url("TUPPI_PUBLIC_URL")
 TUPPI_STANDINGS_FIRST = env_choice("TUPPI_STANDINGS_FIRST", ("match_points", "wins"), default="match_points")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -6,9 +6,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from tournaments.forms import LoginForm
-from tournaments.views.results import link_match
 from tuppiliitto.health import health
-from tuppiliitto.http import private_link
 
 admin.site.site_header = "Suomen Tuppiliitto"
 admin.site.site_title = "Tuppiliitto"
@@ -25,7 +23,7 @@ urlpatterns = [
     path("kirjaudu-ulos/", auth_views.LogoutView.as_view(), name="logout"),
     path("jarjestaja/joukkuekisa/", include("teams.urls_organiser")),
     path("jarjestaja/", include("tournaments.urls_organiser")),
-    path("tulos/<str:token>/", private_link(link_match), name="match_link"),
+    path("tulos/<str:token>/", include("tournaments.urls_link")),
     path("api/", include("cup.urls_api")),
     path("api/", include("tournaments.urls_api")),
     path("", include("cup.urls")),

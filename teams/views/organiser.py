@@ -20,9 +20,11 @@ from teams import printing, results, services
 from teams.forms import DayForm, DrawForm, SubstituteForm, TeamForm
 from teams.models import Team, TeamMatch
 from teams.views.common import match_context, search_candidates
+from tournaments import services as tournament_services
+from tournaments.forms_results import confirmations
 from tournaments.models import Event
 from tournaments.permissions import organiser_required
-from tournaments.printing import pdf_response
+from tournaments.printing import pdf_response, public_url
 
 
 def team_organiser(view):
@@ -43,7 +45,7 @@ def _error(request, exc: ValidationError) -> None:
 
 
 def link_url(request, team: Team) -> str:
-    return request.build_absolute_uri(reverse("teams:leader", args=[team.token]))
+    return public_url(request, reverse("teams:leader", args=[team.token]))
 
 
 @team_organiser
@@ -182,7 +184,10 @@ def rounds(request, event):
                 "is_third": is_third,
             }
         )
-    context = {"event": event, "comp": comp, "rounds": views, "section": "rounds"}
+    unconfirmed = tournament_services.unconfirmed(event).select_related("pair_a", "pair_b").prefetch_related(
+        "pair_a__members__player", "pair_b__members__player"
+    ) if comp.finished else []
+    context = {"event": event, "comp": comp, "rounds": views, "section": "rounds", "unconfirmed": unconfirmed}
     return render(request, "teams/organiser/rounds.html", context)
 
 
@@ -277,15 +282,18 @@ def match_sheets(request, event, match_id):
     comp, row = _row(event, match_id)
     if not row.pair_matches:
         raise Http404
-    pdf = printing.team_match_sheets_pdf(comp, row, request.build_absolute_uri("/").rstrip("/"))
+    pdf = printing.team_match_sheets_pdf(comp, row, public_url(request, ""))
     return pdf_response(pdf, f"{event.slug}-joukkueottelu-{row.round}-{row.slot}.pdf")
 
 
 @team_organiser
 @require_POST
 def publish(request, event):
+    if request.POST.get("sure") != "1":
+        messages.error(request, _("Vahvista julkaisu rastilla."))
+        return redirect("teams_organiser:rounds", event.slug)
     try:
-        services.publish(event, request.user)
+        services.publish(event, request.user, confirm=confirmations(request.POST))
     except ValidationError as exc:
         _error(request, exc)
     else:

@@ -54,6 +54,9 @@ def test_sunday_on_a_laptop_and_a_phone(browser, live_server, organiser):
     # Finals played and published: the final places, with clubs, on the phone.
     play_matches(event.matches.filter(stage="placement"), rng)
     laptop.reload()
+    # every result is still unconfirmed: the publishing form lists them ticked, to confirm in this step
+    assert laptop.locator('input[name="confirm"]:checked').count() == event.matches.filter(status="finished").count()
+    laptop.get_by_label("Julkaisen lopputulokset", exact=False).check()
     laptop.get_by_role("button", name="Julkaise lopputulokset").click()
     expect(laptop.get_by_text("Lopputulokset on julkaistu")).to_be_visible()
     phone.goto(f"{live_server.url}/kisat/{event.slug}/lopputulokset/")

@@ -16,6 +16,7 @@ from cup.models import CupEvent
 from tests.web.results_helpers import table_rows  # noqa: F401  (the cup tests read pages with it)
 from tournaments import services, sunday
 from tournaments.models import Club, Event, Match, Player, Season
+from tournaments.simulation import confirm_all
 
 
 def club(name: str, short: str = "") -> Club:
@@ -26,12 +27,14 @@ def player(first: str, last: str, home: Club | None = None) -> Player:
     return Player.objects.create(first_name=first, last_name=last, club=home)
 
 
-def beat(winner, loser) -> Match:
-    """Record from paper that ``winner`` beat ``loser`` 40–20 over the planned deals."""
+def beat(winner, loser, *, reason: str = "") -> Match:
+    """Record from paper that ``winner`` beat ``loser`` 40–20 over the planned deals (``reason``: the
+    organiser's reason, needed once the results are published)."""
     match = Match.objects.get(pair_a__in=[winner, loser], pair_b__in=[winner, loser])
     a, b = (40, 20) if match.pair_a_id == winner.pk else (20, 40)
     return services.save_paper(
-        match, services.PaperData(a, b, match.deals_planned), version=None, actor=services.Actor(user=None)
+        match, services.PaperData(a, b, match.deals_planned), version=None, actor=services.Actor(user=None),
+        reason=reason,
     )
 
 
@@ -60,6 +63,7 @@ def one_group_event(name: str, starts_on: dt.date, order, *, kind=Event.Kind.CUP
         for worse in pairs[i + 1 :]:
             beat(better, worse)
     if publish:
+        confirm_all(event)
         sunday.publish(event, None)
         event.refresh_from_db()
     if weight is not None:

@@ -110,7 +110,7 @@ def test_a_corrected_result_changes_the_cup(hand_season):
     assert by_name(before.players)["Aho"].points == 47
     e2 = hand_season.events[1]
     ab, cd = hand_season.pairs["E2"][1], hand_season.pairs["E2"][0]
-    beat(ab, cd)  # the paper result is saved again with the other winner
+    beat(ab, cd, reason="Tuomarineuvoston päätös")  # saved again with the other winner, after publication
     after = services.season_cup(hand_season.season)
     rows = by_name(after.players)
     assert (rows["Aho"].rank_label, rows["Aho"].points) == ("1.–2.", 50)
@@ -144,7 +144,9 @@ def test_unpublished_and_incomplete_events_give_no_points(hand_season):
     # E1 reopened: its results are cleared from one match (the places are no longer complete)
     e1 = hand_season.events[0]
     match = Match.objects.filter(event=e1).first()
-    tournament_services.clear_paper(match, version=None, actor=tournament_services.Actor(user=None))
+    tournament_services.clear_paper(
+        match, version=None, actor=tournament_services.Actor(user=None), reason="Väärä ottelu kirjattu"
+    )
     cup = services.season_cup(hand_season.season)
     assert [c.placed for c in cup.columns] == [False, True, False, True]
     aho = by_name(cup.players)["Aho"]

@@ -19,7 +19,18 @@ from pypdf import PdfReader
 from weasyprint import HTML
 
 from teams.models import Team, TeamMatch, TeamOrder, TeamRound
-from tests.teams.builders import add_team, club, declare, drawn_event, play, players, row, start, team_event
+from tests.teams.builders import (
+    add_team,
+    club,
+    declare,
+    drawn_event,
+    pair_matches,
+    play,
+    players,
+    row,
+    start,
+    team_event,
+)
 from tests.web.builders import add_pairs
 from tests.web.results_helpers import page_messages
 
@@ -269,13 +280,19 @@ def test_publishing_the_places(client, make_event, organiser):
     event, _teams = drawn_event(make_event, organiser, 2)
     client.force_login(organiser)
     url = reverse("teams_organiser:publish", args=[event.slug])
-    response = client.post(url, follow=True)
+    response = client.post(url, {"sure": "1"}, follow=True)
     assert any("pelaamatta" in m for m in page_messages(response.content.decode()))
     final = row(event, 1, 1)
     play(final, final.team_b)
     html = client.get(reverse("teams_organiser:rounds", args=[event.slug])).content.decode()
     assert "Julkaise lopputulokset" in html and "ensi kauden joukkuekisan järjestäjä" in html
-    client.post(url)
+    # the publish form lists the unconfirmed pair matches, ticked, to confirm in the same step
+    ticked = re.findall(r'name="confirm" value="(\d+:\d+)" checked', html)
+    assert len(ticked) == len(pair_matches(final)) >= 2
+    client.post(url, {"confirm": ticked})  # not ticked "sure": nothing happens
+    event.refresh_from_db()
+    assert event.finished_at is None
+    client.post(url, {"confirm": ticked, "sure": "1"})
     event.refresh_from_db()
     assert event.finished_at is not None
 

@@ -325,9 +325,12 @@ def test_advancement_by_itself_through_add_entry(make_event, organiser):
         s2.team_a_id: 4,
     }
     assert comp.host.pk == s2.team_b_id
-    services.publish(event, organiser)
+    with pytest.raises(ValidationError, match="Vahvista ensin kaikki tulokset"):
+        services.publish(event, organiser)  # every pair match's result is confirmed first (issue #16)
+    left = {m.pk: m.version for m in tournament_services.unconfirmed(event)}
+    services.publish(event, organiser, confirm=left)  # … in the same step
     event.refresh_from_db()
-    assert event.finished_at is not None
+    assert event.finished_at is not None and not tournament_services.unconfirmed(event).exists()
 
 
 def test_publish_refused_until_final_and_third_place(make_event, organiser):

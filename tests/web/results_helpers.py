@@ -70,20 +70,20 @@ def organiser_url(match: Match) -> str:
 
 
 def link_url(match: Match) -> str:
-    return reverse("match_link", args=[match.token])
+    return reverse("link:sheet", args=[match.token])
 
 
 def post_line(
     client, url: str, line: dict, *, version: int | None = None, position: int | None = None, match=None
 ):
-    """Post one scoresheet line at the match's current version (or ``version``)."""
+    """Post one scoresheet line at the match's current version (or ``version``): a new line to the sheet's
+    ``rivi/``, a correction to ``rivi/<position>/``."""
     if version is None:
         match.refresh_from_db()
         version = match.version
     data = {**line, "version": version}
-    if position is not None:
-        data["position"] = position
-    return client.post(url, data)
+    target = url + (f"rivi/{position}/" if position is not None else "rivi/")
+    return client.post(target, data)
 
 
 def enter(client, url: str, match: Match, lines: list[dict]) -> None:
@@ -121,7 +121,7 @@ def paper(
         match,
         services.PaperData(total_a, total_b, deals or match.deals_planned, tuppi, deciding),
         version=None,
-        actor=services.Actor(user=None, via_link=True),
+        actor=services.Actor(user=None),
     )
 
 
@@ -209,13 +209,30 @@ def status_text(html: str) -> str:
 
 
 def page_messages(html: str) -> list[str]:
+    """What the page tells the user: its messages, then the errors of its forms (above a form, and next
+    to a field), each a text."""
+    out = []
     found = re.search(r'<ul class="messages">(.*?)</ul>', html, re.S)
-    if not found:
-        return []
-    return [
-        " ".join(unescape(re.sub(r"<[^>]+>", "", li)).split())
-        for li in re.findall(r"<li[^>]*>(.*?)</li>", found.group(1), re.S)
-    ]
+    if found:
+        out += [_text(li) for li in re.findall(r"<li[^>]*>(.*?)</li>", found.group(1), re.S)]
+    for block in re.findall(r'<div class="errors"[^>]*>(.*?)</div>', html, re.S):
+        out += [_text(p) for p in re.findall(r"<p>(.*?)</p>", block, re.S)] or [_text(block)]
+    out += [_text(e) for e in re.findall(r'<span class="field-error"[^>]*>(.*?)</span>', html, re.S)]
+    return out
+
+
+def field_errors(html: str) -> dict[str, str]:
+    """Each field's error, by field name (the page shows one message a field, next to it)."""
+    return {
+        name: _text(text)
+        for name, text in re.findall(
+            r'<div class="field field-(\w+) has-error">.*?<span class="field-error"[^>]*>(.*?)</span>', html, re.S
+        )
+    }
+
+
+def _text(fragment: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", "", fragment)).split())
 
 
 def input_value(html: str, name: str) -> str | None:

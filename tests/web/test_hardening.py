@@ -107,7 +107,7 @@ def test_every_kind_of_page_has_the_policy_headers(client, played, organiser):
     match = Match.objects.filter(event=played).first()
     urls = [
         "/", reverse("event", args=[played.slug]), reverse("login"), reverse("admin:login"),
-        reverse("match_link", args=[match.token]), "/ei-ole-olemassa/", reverse("api_events"),
+        reverse("link:sheet", args=[match.token]), "/ei-ole-olemassa/", reverse("api_events"),
         reverse("cup:event_xlsx", args=[played.slug]),
     ]
     for url in urls:
@@ -124,13 +124,13 @@ def test_every_kind_of_page_has_the_policy_headers(client, played, organiser):
 
 def test_the_match_link_is_private(client, played):
     match = Match.objects.filter(event=played).first()
-    response = client.get(reverse("match_link", args=[match.token]))
+    response = client.get(reverse("link:sheet", args=[match.token]))
     assert response.status_code == 200
     assert set(response.headers["Cache-Control"].replace(" ", "").split(",")) == {"no-store", "private"}
     assert response.headers["X-Robots-Tag"] == "noindex"
     assert '<meta name="robots" content="noindex">' in response.content.decode()
     # a POST answer (a refused line shown again) too
-    response = client.post(reverse("match_link", args=[match.token]), {"action": "add", "version": "x"})
+    response = client.post(reverse("link:add", args=[match.token]), {"version": "x"})
     assert "no-store" in response.headers["Cache-Control"]
 
 
@@ -162,7 +162,7 @@ def test_public_pages_stay_cacheable_and_indexable(client, played):
         ("get", "/joukkue/x/?haku=ab%00cd", None),
         ("get", "/cup/?%00=1", None),
         ("post", "/kirjaudu/", {"username": "a\x00b", "password": "x"}),
-        ("post", "/tulos/abc/", {"action": "add", "tricks_a": "1\x00"}),
+        ("post", "/tulos/abc/rivi/", {"tricks_a": "1\x00"}),
     ],
 )
 def test_a_nul_byte_answers_400(client, played, method, url, data):

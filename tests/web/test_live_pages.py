@@ -26,7 +26,7 @@ from tests.web.builders import add_pairs
 from tests.web.results_helpers import entry_data, paper, rami, tie_group
 from tournaments import caching, readmodel, services, sunday
 from tournaments.models import Event, Match
-from tournaments.simulation import play_matches, settle_playoffs
+from tournaments.simulation import confirm_all, play_matches, settle_playoffs
 
 POLL = {"HTTP_HX_REQUEST": "true"}
 ORGANISER = services.Actor(user=None)
@@ -160,7 +160,7 @@ def test_results_never_stale(client, drawn, organiser):
     change_and_check(client, event, lambda: services.replace_entry(match, 1, line, version=None, actor=ORGANISER))
     change_and_check(client, event, lambda: services.delete_last_entry(match, version=None, actor=ORGANISER))
     change_and_check(client, event, lambda: paper(match, 60, 20))
-    change_and_check(client, event, lambda: services.set_confirmed(match, True, user=organiser))
+    change_and_check(client, event, lambda: services.set_confirmed(match, True, version=None, user=organiser))
     change_and_check(client, event, lambda: services.clear_paper(match, version=None, actor=organiser_actor(organiser)))
 
 
@@ -212,7 +212,7 @@ def test_sunday_never_stale(client, db):
     for _round in ("semi", "final"):
         play_matches(event.matches.filter(stage="placement"), rng)
         sunday.create_placements(event)
-    change_and_check(client, event, lambda: sunday.publish(event, None))
+    change_and_check(client, event, lambda: (confirm_all(event), sunday.publish(event, None)))
 
 
 def test_team_declarations_and_substitutes_never_stale(client, make_event, organiser):

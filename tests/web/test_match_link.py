@@ -48,7 +48,7 @@ def test_organiser_url_permissions(client, setup, organiser, outsider):
     assert post_line(client, url, rami("A", 9), match=match).status_code == 403
     assert client.get(reverse("organiser:match_history", args=[event.slug, match.pk])).status_code == 403
     assert (
-        client.post(reverse("organiser:confirm", args=[event.slug, match.pk]), {"confirmed": "1"}).status_code
+        client.post(reverse("organiser:sheet_confirm", args=[event.slug, match.pk]), {"confirmed": "1"}).status_code
         == 403
     )
     assert match.entries.count() == 0 and ResultChange.objects.count() == 0
@@ -95,10 +95,10 @@ def test_secret_link_works_logged_out_for_its_match_only(client, setup, outsider
 
 def test_wrong_token_is_404(client, setup):
     event, matches, pairs = setup
-    assert client.get(reverse("match_link", args=["ei-tallainen-linkki"])).status_code == 404
+    assert client.get(reverse("link:sheet", args=["ei-tallainen-linkki"])).status_code == 404
     assert (
         client.post(
-            reverse("match_link", args=["ei-tallainen-linkki"]), {**rami("A", 9), "version": 0}
+            reverse("link:sheet", args=["ei-tallainen-linkki"]), {**rami("A", 9), "version": 0}
         ).status_code
         == 404
     )
@@ -116,15 +116,18 @@ def test_confirmed_result_is_read_only_through_the_link(client, setup, organiser
     match = matches[0]
     # B calls rami and takes nothing: nälsytuppi from the table, A wins 5–0 at once
     match = store(match, [rami("B", 0)])
-    services.set_confirmed(match, True, user=organiser)
+    services.set_confirmed(match, True, version=None, user=organiser)
     match.refresh_from_db()
     version = match.version
     html = client.get(link_url(match)).content.decode()
     assert "Järjestäjä on vahvistanut tuloksen" in html
     assert 'name="tricks_a"' not in html and "Poista viimeinen rivi" not in html
-    assert post_line(client, link_url(match), nolo(4), match=match).status_code == 403
-    response = client.post(link_url(match), {"action": "delete_last", "version": version})
-    assert response.status_code == 403
+    refused = post_line(client, link_url(match), nolo(4), match=match)
+    assert "vain järjestäjä voi enää muuttaa" in " ".join(page_messages(refused.content.decode()))
+    response = client.post(link_url(match) + "poista-viimeinen/", {"version": version})
+    assert response.status_code == 200 and "vain järjestäjä voi enää muuttaa" in " ".join(
+        page_messages(response.content.decode())
+    )
     assert match.entries.count() == 1
     # the service refuses it too, whatever the page does
     with pytest.raises(services.ResultRefused):
@@ -132,28 +135,33 @@ def test_confirmed_result_is_read_only_through_the_link(client, setup, organiser
     # the organiser may still change it: delete the line and enter another
     client.force_login(organiser)
     url = organiser_url(match)
-    assert client.post(url, {"action": "delete_last", "version": version}).status_code == 302
+    assert client.post(url + "poista-viimeinen/", {"version": version}).status_code == 302
     assert post_line(client, url, rami("A", 0), match=match).status_code == 302
     # A called and took nothing: 56 to B, B wins by tuppi
     assert f"{match.pair_b.name} voitti tupilla" in status_text(client.get(url).content.decode())
     assert list(match.entries.values_list("caller_seat", "tricks_a", "tricks_b")) == [(1, 0, 13)]
 
 
-def test_reopened_result_is_open_to_the_link_again(client, setup, organiser):
+def test_a_reopened_confirmation_keeps_the_link_closed(client, setup, organiser):
+    """Issue #16: once the organiser has confirmed a result, the link only shows it, also after the
+    confirmation is reopened; the organiser can still correct it."""
     event, matches, pairs = setup
     match = store(matches[0], [rami("B", 0)])
     client.force_login(organiser)
-    confirm = reverse("organiser:confirm", args=[event.slug, match.pk])
-    assert client.post(confirm, {"confirmed": "1"}).status_code == 302
+    confirm = reverse("organiser:sheet_confirm", args=[event.slug, match.pk])
+    assert client.post(confirm, {"confirmed": "1", "version": match.version}).status_code == 302
     match.refresh_from_db()
-    assert match.confirmed_at is not None and match.confirmed_by == organiser
-    client.post(confirm, {"confirmed": "0"})
+    assert match.confirmed_at is not None and match.confirmed_by == organiser and match.link_closed
+    client.post(confirm, {"confirmed": "0", "version": match.version})
     match.refresh_from_db()
-    assert match.confirmed_at is None
+    assert match.confirmed_at is None and match.link_closed
     client.logout()
-    assert (
-        client.post(link_url(match), {"action": "delete_last", "version": match.version}).status_code == 302
-    )
+    refused = client.post(link_url(match) + "poista-viimeinen/", {"version": match.version})
+    assert refused.status_code == 200 and match.entries.count() == 1
+    assert "vain järjestäjä voi enää muuttaa" in " ".join(page_messages(refused.content.decode()))
+    client.force_login(organiser)
+    url = reverse("organiser:match", args=[event.slug, match.pk])
+    assert client.post(url + "poista-viimeinen/", {"version": match.version}).status_code == 302
     assert match.entries.count() == 0
 
 
@@ -162,7 +170,8 @@ def test_unfinished_result_cannot_be_confirmed(client, setup, organiser):
     match = store(matches[0], [rami("A", 9)])
     client.force_login(organiser)
     response = client.post(
-        reverse("organiser:confirm", args=[event.slug, match.pk]), {"confirmed": "1"}, follow=True
+        reverse("organiser:sheet_confirm", args=[event.slug, match.pk]),
+        {"confirmed": "1", "version": match.version}, follow=True,
     )
     assert "Vain päättyneen ottelun tuloksen voi vahvistaa." in page_messages(response.content.decode())
     match.refresh_from_db()
@@ -176,10 +185,10 @@ def test_match_of_another_event_is_404_through_this_events_url(client, setup, or
     client.force_login(organiser)  # organises both events, but the URL names this one
     url = reverse("organiser:match", args=[event.slug, foreign.pk])
     assert client.get(url).status_code == 404
-    assert client.post(url, {**rami("A", 9), "version": 0}).status_code == 404
+    assert client.post(url + "rivi/", {**rami("A", 9), "version": 0}).status_code == 404
     assert (
         client.post(
-            reverse("organiser:confirm", args=[event.slug, foreign.pk]), {"confirmed": "1"}
+            reverse("organiser:sheet_confirm", args=[event.slug, foreign.pk]), {"confirmed": "1"}
         ).status_code
         == 404
     )
@@ -196,16 +205,13 @@ def test_annulled_match_refuses_entry(client, setup, organiser):
     client.force_login(organiser)
     html = client.get(organiser_url(match)).content.decode()
     assert "Ottelu on mitätöity." in html and 'name="tricks_a"' not in html
-    assert post_line(client, organiser_url(match), rami("A", 9), match=match).status_code == 403
+    refused = post_line(client, organiser_url(match), rami("A", 9), match=match)
+    assert "Ottelu on mitätöity: sille ei kirjata tulosta." in page_messages(refused.content.decode())
     client.logout()
-    assert post_line(client, link_url(match), rami("A", 9), match=match).status_code == 403
-    assert (
-        client.post(
-            link_url(match),
-            {"action": "paper", "version": 0, "total_a": 40, "total_b": 20, "deals_played": 12},
-        ).status_code
-        == 403
-    )
+    refused = post_line(client, link_url(match), rami("A", 9), match=match)
+    assert "Ottelu on mitätöity: sille ei kirjata tulosta." in page_messages(refused.content.decode())
+    paper_post = {"version": 0, "total_a": 40, "total_b": 20, "deals_played": 12}
+    assert client.post(link_url(match) + "paperi/", paper_post).status_code == 200
     with pytest.raises(services.ResultRefused, match="mitätöity"):
         store(match, [rami("A", 9)], user=organiser)
     assert match.entries.count() == 0 and not PaperResult.objects.filter(match=match).exists()
@@ -221,14 +227,19 @@ def test_link_form_keeps_the_version(client, setup):
     assert sheet_lines(html) == [["1", "R", "1", "9–4", "12 A", "12", ""]]
 
 
-def test_reopened_result_drops_its_confirmation(client, setup, organiser):
+def test_an_organisers_correction_of_a_confirmed_result_keeps_the_link_closed(client, setup, organiser):
+    """Issue #16: the organiser corrects a confirmed result: it is no longer confirmed but "corrected,
+    awaiting confirmation", and the secret link stays read-only (it no longer silently reopens)."""
     event, matches, pairs = setup
     match = store(matches[0], [rami("B", 0)])  # nälsytuppi: finished at once
-    services.set_confirmed(match, True, user=organiser)
+    services.set_confirmed(match, True, version=None, user=organiser)
     match.refresh_from_db()
-    # the organiser deletes the only line: the match is unfinished, so it is no longer confirmed and
-    # the secret link may enter it again
     services.delete_last_entry(match, version=match.version, actor=services.Actor(user=organiser))
     match.refresh_from_db()
     assert match.confirmed_at is None and match.status == "scheduled"
-    assert post_line(client, link_url(match), nolo(4), match=match).status_code == 302
+    assert match.link_closed and match.corrected_at is not None
+    refused = post_line(client, link_url(match), nolo(4), match=match)
+    assert refused.status_code == 200 and match.entries.count() == 0
+    client.force_login(organiser)
+    html = client.get(organiser_url(match)).content.decode()
+    assert "odottaa vahvistusta" in html

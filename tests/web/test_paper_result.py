@@ -17,7 +17,7 @@ from tests.web.results_helpers import (
     store,
 )
 from tournaments import readmodel
-from tournaments.models import Match, PaperResult, ResultChange
+from tournaments.models import Event, Match, PaperResult, ResultChange
 
 
 def match_of(make_event, organiser, n_pairs):
@@ -36,9 +36,8 @@ def match12(make_event, organiser, client):
 def post_paper(client, url, match, total_a, total_b, deals_played, tuppi="", deciding_winner=""):
     match.refresh_from_db()
     return client.post(
-        url,
+        url + "paperi/",
         {
-            "action": "paper",
             "version": match.version,
             "total_a": total_a,
             "total_b": total_b,
@@ -127,15 +126,25 @@ def test_impossible_paper_results_are_refused_in_finnish(
 
 
 def test_missing_totals_are_refused_by_the_form(client, match12):
-    response = client.post(
-        organiser_url(match12), {"action": "paper", "version": 0, "total_a": 40, "deals_played": 12}
+    response = client.post(organiser_url(match12) + "paperi/", {"version": 0, "total_a": 40, "deals_played": 12}
     )
     assert response.status_code == 200 and input_value(response.content.decode(), "total_a") == "40"
     assert not PaperResult.objects.filter(match=match12).exists()
 
 
-def test_paper_result_through_the_link(client, match12):
+def test_paper_result_through_the_link_only_where_allowed(client, match12):
+    """Issue #16: a whole result typed from paper through the anonymous link only if the organiser allows
+    it for the event; otherwise the link offers only deal-by-deal entry."""
     client.logout()
+    html = client.get(link_url(match12)).content.decode()
+    assert 'name="total_a"' not in html  # no paper form on the link by default
+    refused = post_paper(client, link_url(match12), match12, 40, 20, 12)
+    assert refused.status_code == 200 and not ResultChange.objects.exists()
+    assert "Kokonaisen tuloksen paperipöytäkirjasta kirjaa järjestäjä." in " ".join(
+        page_messages(refused.content.decode())
+    )
+    Event.objects.filter(pk=match12.event_id).update(link_paper_allowed=True)
+    assert 'name="total_a"' in client.get(link_url(match12)).content.decode()
     assert post_paper(client, link_url(match12), match12, 40, 20, 12).status_code == 302
     change = ResultChange.objects.get()
     assert change.via_link and change.action == "paper"
@@ -155,7 +164,7 @@ def test_paper_and_deals_exclude_each_other(client, match12):
     assert match12.entries.count() == 0
     # clearing the paper result opens the scoresheet again
     match12.refresh_from_db()
-    assert client.post(url, {"action": "clear_paper", "version": match12.version}).status_code == 302
+    assert client.post(url + "poista-paperi/", {"version": match12.version}).status_code == 302
     assert not PaperResult.objects.filter(match=match12).exists()
     assert outcome_of(match12).status == "scheduled" and match12.status == "scheduled"
     store(match12, [rami("A", 9)])
@@ -171,7 +180,7 @@ def test_paper_and_deals_exclude_each_other(client, match12):
 def test_clearing_a_paper_result_that_is_not_there_is_refused(client, match12):
     url = organiser_url(match12)
     match12 = store(match12, [rami("A", 9)])  # a scoresheet under way, no paper result
-    response = client.post(url, {"action": "clear_paper", "version": match12.version}, follow=True)
+    response = client.post(url + "poista-paperi/", {"version": match12.version}, follow=True)
     assert "Ottelulle ei ole kirjattu tulosta paperipöytäkirjasta." in page_messages(
         response.content.decode()
     )

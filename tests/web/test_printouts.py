@@ -105,7 +105,7 @@ def test_qr_code_opens_the_match(client, drawn, organiser):
     pdf = client.get(reverse("organiser:match_sheet", args=[drawn.slug, match.pk])).content
     assert pages_of(pdf) == 1
     codes = [r.text for r in zxingcpp.read_barcodes(first_page_png(pdf))]
-    assert codes == ["http://testserver" + reverse("match_link", args=[match.token])]
+    assert codes == ["http://testserver" + reverse("link:sheet", args=[match.token])]
 
 
 def test_played_match_prints_filled_in(client, drawn, organiser):

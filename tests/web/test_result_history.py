@@ -41,8 +41,8 @@ def test_second_save_on_the_same_version_is_refused(setup, organiser):
     version = input_value(html_first, "version")
     assert version == input_value(html_second, "version") == "0"
 
-    assert first.post(organiser_url(match), {**rami("A", 9), "version": version}).status_code == 302
-    response = second.post(link_url(match), {**nolo(4), "version": version})
+    assert first.post(organiser_url(match) + "rivi/", {**rami("A", 9), "version": version}).status_code == 302
+    response = second.post(link_url(match) + "rivi/", {**nolo(4), "version": version})
     assert response.status_code == 200
     html = response.content.decode()
     assert any(m.startswith(STALE) for m in page_messages(html))
@@ -62,9 +62,9 @@ def test_stale_correction_and_delete_are_refused(setup, organiser):
     client = Client()
     client.force_login(organiser)
     url = organiser_url(match)
-    response = client.post(url, {**rami("A", 10), "version": stale, "position": 1})
+    response = client.post(url + "rivi/1/", {**rami("A", 10), "version": stale})
     assert any(m.startswith(STALE) for m in page_messages(response.content.decode()))
-    response = client.post(url, {"action": "delete_last", "version": stale}, follow=True)
+    response = client.post(url + "poista-viimeinen/", {"version": stale}, follow=True)
     assert any(m.startswith(STALE) for m in page_messages(response.content.decode()))
     assert list(match.entries.values_list("tricks_a", flat=True)) == [9, 4]
     with pytest.raises(services.ResultRefused) as refused:
@@ -79,7 +79,7 @@ def test_paper_and_confirmation_in_the_history(client, setup, organiser):
     match = services.save_paper(
         match, services.PaperData(56, 12, 5, "A"), version=0, actor=services.Actor(user=organiser)
     )
-    services.set_confirmed(match, True, user=organiser)
+    services.set_confirmed(match, True, version=None, user=organiser)
     client.force_login(organiser)
     html = client.get(reverse("organiser:match_history", args=[event.slug, match.pk])).content.decode()
     assert "tulos paperipöytäkirjasta" in html and "tulos vahvistettu" in html
@@ -92,10 +92,10 @@ def test_every_change_is_recorded_with_who_before_and_after(setup, organiser):
     event, match = setup
     client, link = Client(), Client()
     client.force_login(organiser)
-    link.post(link_url(match), {**rami("A", 9), "version": 0})  # 1: via the link
-    client.post(organiser_url(match), {**nolo(4), "version": 1})  # 2: the organiser
-    client.post(organiser_url(match), {**nolo(5), "version": 2, "position": 2})  # 3: a correction
-    client.post(organiser_url(match), {"action": "delete_last", "version": 3})  # 4: delete line 2
+    link.post(link_url(match) + "rivi/", {**rami("A", 9), "version": 0})  # 1: via the link
+    client.post(organiser_url(match) + "rivi/", {**nolo(4), "version": 1})  # 2: the organiser
+    client.post(organiser_url(match) + "rivi/2/", {**nolo(5), "version": 2})  # 3: a correction
+    client.post(organiser_url(match) + "poista-viimeinen/", {"version": 3})  # 4: delete line 2
     changes = list(ResultChange.objects.filter(match=match).order_by("at", "pk"))
     assert [c.action for c in changes] == ["add", "add", "edit", "delete"]
     assert [(c.via_link, c.user) for c in changes] == [
@@ -116,7 +116,7 @@ def test_every_change_is_recorded_with_who_before_and_after(setup, organiser):
 def test_history_page_needs_an_organiser_of_the_event(client, setup, organiser, outsider):
     event, match = setup
     store(match, [rami("A", 9)], user=organiser)
-    Client().post(link_url(match), {**nolo(4), "version": 1})
+    Client().post(link_url(match) + "rivi/", {**nolo(4), "version": 1})
     url = reverse("organiser:match_history", args=[event.slug, match.pk])
     response = client.get(url)
     assert response.status_code == 302 and response["Location"].startswith(reverse("login"))

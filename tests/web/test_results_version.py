@@ -14,7 +14,7 @@ from tests.web.builders import add_pairs, clubs
 from tests.web.results_helpers import entry_data, paper, rami, tie_group
 from tournaments import services, sunday, versions
 from tournaments.models import Event, Match
-from tournaments.simulation import play_matches, settle_playoffs
+from tournaments.simulation import confirm_all, play_matches, settle_playoffs
 
 ORGANISER = services.Actor(user=None)
 
@@ -69,8 +69,8 @@ def test_every_result_change(drawn, organiser):
     bumps(event, lambda: services.replace_entry(match, 1, entry_data(rami("A", 10)), version=None, actor=ORGANISER))
     bumps(event, lambda: services.delete_last_entry(match, version=None, actor=ORGANISER))
     bumps(event, lambda: paper(match, 40, 20))
-    bumps(event, lambda: services.set_confirmed(match, True, user=organiser))
-    bumps(event, lambda: services.set_confirmed(match, False, user=organiser))
+    bumps(event, lambda: services.set_confirmed(match, True, version=None, user=organiser))
+    bumps(event, lambda: services.set_confirmed(match, False, version=None, user=organiser))
     bumps(event, lambda: services.clear_paper(match, version=None, actor=ORGANISER))
 
 
@@ -107,7 +107,7 @@ def test_sunday_advance_seeding_placements_and_publication(make_event):
     for _round in ("semi", "final"):
         play_matches(event.matches.filter(stage="placement"), rng)
         sunday.create_placements(event)
-    bumps(event, lambda: sunday.publish(event, None))
+    bumps(event, lambda: (confirm_all(event), sunday.publish(event, None)))
 
 
 def test_simulated_results_bump(drawn):

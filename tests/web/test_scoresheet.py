@@ -138,7 +138,7 @@ def test_nalsytuppi_from_the_table_ends_the_match_5_0(client, setup):
     #   56 ≥ 52: tuppi at once, B wins 5–0, totals A 12, B 56
     enter(client, url, match, [rami("A", 9), rami("B", 8), rami("A", 0, seat=3)])
     html = page(client, url)
-    assert sheet_lines(html)[2] == ["3", "R", "3", "0–13", "56 B", "", "56"]
+    assert sheet_lines(html)[2] == ["3", "R ry", "3", "0–13", "56 B", "", "56"]
     assert 'class="ended-tuppi"' in html
     status = status_text(html)
     assert f"{match.pair_b.name} voitti tupilla" in status
@@ -168,7 +168,7 @@ def test_early_stop_that_makes_the_up_pair_fall_is_accepted(client, setup):
     # A up 12 (rami A 9); then B's rami from seat 4 stopped at 0–7: B wins 4 × 1 = 4 and A falls (rule 6.5)
     enter(client, url, match, [rami("A", 9), early("rami", 0, 7, seat=4)])
     html = page(client, url)
-    assert sheet_lines(html)[1] == ["2", "R", "4", "0–7", "4 B", "", ""]
+    assert sheet_lines(html)[1] == ["2", "R k", "4", "0–7", "4 B", "", ""]
     assert sheet_totals(html) == ("12", "0")
 
 
@@ -184,7 +184,7 @@ def test_penalty_lines(client, setup):
     # a nolo in which the referee gave B the remaining tricks (rules 4.6–4.8): marked *, scored as recorded,
     # 3–10: A (fewer tricks) wins 4 × (10 − 6) = 16 and was up 12, so A is up 28
     enter(client, url, match, [{**nolo(3), "penalised": "on"}])
-    assert sheet_lines(page(client, url))[3] == ["3", "N*", "", "3–10", "16 A", "28", ""]
+    assert sheet_lines(page(client, url))[3] == ["3", "N *", "", "3–10", "16 A", "28", ""]
     # signalling: B is put in the tuppi, A wins 5–0 with the totals as they stand (A 12 + 28 = 40)
     enter(client, url, match, [{"kind": "tuppi", "pair": "A"}])
     status = status_text(page(client, url))
@@ -230,7 +230,7 @@ def test_correction_recomputes_the_lines_after_it(client, setup, organiser):
     assert "ottelupisteet 3–2" in status_text(page(client, url))
     html = page(client, url + "?muokkaa=2")
     # the correction form holds line 2 as stored
-    assert '<h2 id="lomake">Korjaa rivi 2</h2>' in html and input_value(html, "position") == "2"
+    assert '<h2 id="lomake-otsikko">Korjaa rivi 2</h2>' in html and f'action="{url}rivi/2/"' in html
     assert input_value(html, "game") == "rami" and input_value(html, "tricks_a") == "10"
     # line 2 becomes a rami made with 13 tricks: A up 16 + 28 = 44, falls at 44 on line 3; totals 52–12, 4–1
     response = post_line(client, url, rami("A", 13), match=match, position=2)
@@ -261,7 +261,7 @@ def test_correction_that_ends_the_match_earlier_is_refused(client, setup):
     html = response.content.decode()
     assert "Ottelu päättyi jo jakoon 2: sen jälkeen ei voi kirjata mitään." in page_messages(html)
     # the typed correction is still in the form, still as a correction of line 1
-    assert '<h2 id="lomake">Korjaa rivi 1</h2>' in html and input_value(html, "position") == "1"
+    assert '<h2 id="lomake-otsikko">Korjaa rivi 1</h2>' in html and f'action="{url}rivi/1/"' in html
     assert input_value(html, "tricks_a") == "13" and input_value(html, "caller_seat") == "1"
     # nothing changed
     match.refresh_from_db()
@@ -276,7 +276,7 @@ def test_delete_last_line(client, setup):
     event, match, url = setup
     enter(client, url, match, [rami("A", 9), nolo(4)])
     match.refresh_from_db()
-    response = client.post(url, {"action": "delete_last", "version": match.version})
+    response = client.post(url + "poista-viimeinen/", {"version": match.version})
     assert response.status_code == 302
     assert list(match.entries.values_list("position", flat=True)) == [1]
     assert sheet_totals(page(client, url)) == ("12", "0")

@@ -1,8 +1,10 @@
 """Template filters for the rules' words, said in one place (``tournaments.results``)."""
 
 from django import template
+from django.utils.translation import gettext as _
 
-from tournaments.results import decided_by_label
+from scoring.match import PENALTY_POINTS
+from tournaments.results import MARKS, SHORT_LABELS, decided_by_label
 
 register = template.Library()
 
@@ -11,3 +13,20 @@ register = template.Library()
 def decided_by(standing) -> str:
     """What decided a group place (RULES.md §4), or that a play-off is still needed."""
     return decided_by_label(standing)
+
+
+@register.simple_tag
+def sheet_legend() -> list[tuple[str, str]]:
+    """The scoresheet's letters and marks with what they mean (the web sheet and the PDF)."""
+    return legend()
+
+
+def legend() -> list[tuple[str, str]]:
+    games = [
+        (SHORT_LABELS["rami"], _("rami")),
+        (SHORT_LABELS["nolo"], _("nolo")),
+        (SHORT_LABELS["points"], _("pisterangaistus (%(points)s pistettä)") % {"points": PENALTY_POINTS}),
+        (SHORT_LABELS["tuppi"], _("tuppirangaistus (merkinanto): vastapuoli voittaa tupilla")),
+        (SHORT_LABELS["forfeit"], _("luovutus: vastapuoli voittaa tupilla")),
+    ]
+    return games + [(mark, str(text)) for mark, text in MARKS.values()]

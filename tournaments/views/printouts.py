@@ -20,7 +20,7 @@ STAGES = {"alkulohkot": Stage.SATURDAY, "sunnuntai": Stage.SUNDAY, "sijoitus": S
 
 
 def _link_base(request) -> str:
-    return request.build_absolute_uri("/").rstrip("/")
+    return printing.public_url(request, "")
 
 
 @organiser_required

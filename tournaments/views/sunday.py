@@ -10,7 +10,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournaments import readmodel, sunday
+from tournaments import readmodel, services, sunday
+from tournaments.forms_results import confirmations
 from tournaments.live import event_page, live_part, render_live
 from tournaments.models import Event, Stage
 from tournaments.permissions import organiser_required
@@ -28,6 +29,9 @@ def organiser_sunday(request, event):
         "started": sunday.sunday_started(event),
         "corrections": event.seeding_corrections.select_related("user"),
         "complete": snap.complete,
+        "unconfirmed": services.unconfirmed(event).select_related("pair_a", "pair_b").prefetch_related(
+            "pair_a__members__player", "pair_b__members__player"
+        ),
     }
     return render(request, "tournaments/sunday/organiser.html", context)
 
@@ -65,8 +69,11 @@ def correct(request, event):
 @organiser_required
 @require_POST
 def publish(request, event):
+    if request.POST.get("sure") != "1":
+        messages.error(request, _("Vahvista julkaisu rastilla."))
+        return redirect("organiser:sunday", event.slug)
     try:
-        sunday.publish(event, request.user)
+        sunday.publish(event, request.user, confirm=confirmations(request.POST))
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
