@@ -47,6 +47,11 @@ def _locked(event: Event) -> Event:
     return event
 
 
+def _refuse_if_published(event: Event) -> None:
+    if event.finished_at is not None:
+        raise ValidationError(_("Kisan tulokset on julkaistu: mitään ei voi enää muuttaa."), code="published")
+
+
 def _day(day) -> str:
     return formats.date_format(day, "SHORT_DATE_FORMAT") if day else ""
 
@@ -340,6 +345,7 @@ def check_substitute(team: Team, player: Player, day, comp: results.Competition 
 def name_substitute(team: Team, player: Player | None, actor: Actor) -> Team:
     """Name (or clear, with None) the team's substitute, before its next match starts (RULES.md §6)."""
     event = _locked(team.event)
+    _refuse_if_published(event)
     team = Team.objects.select_related("event").get(pk=team.pk)
     comp = results.load(event)
     current = comp.current_row(comp.teams[team.pk])
@@ -390,6 +396,7 @@ def declare_order(
     from then on (and once the match starts) both are locked, and each team sees the other's.
     """
     event = _locked(row.event)
+    _refuse_if_published(event)
     row = TeamMatch.objects.select_for_update().get(pk=row.pk)
     if team.pk not in (row.team_a_id, row.team_b_id) or row.team_b_id is None:
         raise ValidationError(_("Joukkue ei pelaa tätä ottelua."), code="wrong_team")

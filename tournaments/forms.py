@@ -27,6 +27,26 @@ class LoginForm(AuthenticationForm):
     )
 
 
+# The fields that decide the draw and the schedule: fixed once the groups are drawn (issue #16); a redraw,
+# while one is still allowed, may change them (``RedrawForm``).
+FORMAT_FIELDS = ("kind", "format", "group_count", "deals_saturday", "deals_sunday", "deals_placement")
+
+
+def clean_format(form, data: dict) -> None:
+    """The format's rules, shared by the event form and the redraw form: a one-stage event names its group
+    count; a cup event's matches have at least the minimum of deals (RULES.md §4)."""
+    if data.get("format") == Event.Format.ONE_STAGE:
+        if not data.get("group_count"):
+            form.add_error("group_count", _("Yksivaiheisessa kisassa valitse lohkojen määrä."))
+    else:
+        data["group_count"] = None
+    minimum = schedule_core.minimum_deals(cup_event=data.get("kind") in Event.CUP_KINDS)
+    for field in ("deals_saturday", "deals_sunday", "deals_placement"):
+        value = data.get(field)
+        if value is not None and value < minimum:
+            form.add_error(field, _("Cupin kisoissa pelataan vähintään %(minimum)s jakoa.") % {"minimum": minimum})
+
+
 class EventForm(forms.ModelForm):
     class Meta:
         model = Event
@@ -48,28 +68,37 @@ class EventForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["slug"].required = False
         self.fields["name"].validators.append(reject_formula)
+        if self.instance.pk and self.instance.drawn_at is not None:
+            for name in FORMAT_FIELDS:  # fixed by the draw: shown, not changed (a redraw may change them)
+                self.fields[name].disabled = True
+                self.fields[name].help_text = _("Lohkot on arvottu: muuta tätä arvonnan sivulla arvottaessa uudelleen.")
 
     def clean(self):
         data = super().clean()
         starts, ends = data.get("starts_on"), data.get("ends_on")
         if starts and ends and ends < starts:
             self.add_error("ends_on", _("Kisa ei voi päättyä ennen kuin se alkaa."))
-        if data.get("format") == Event.Format.ONE_STAGE:
-            if not data.get("group_count"):
-                self.add_error("group_count", _("Yksivaiheisessa kisassa valitse lohkojen määrä."))
-        else:
-            data["group_count"] = None
-        minimum = schedule_core.minimum_deals(cup_event=data.get("kind") in Event.CUP_KINDS)
-        for field in ("deals_saturday", "deals_sunday", "deals_placement"):
-            value = data.get(field)
-            if value is not None and value < minimum:
-                self.add_error(
-                    field, _("Cupin kisoissa pelataan vähintään %(minimum)s jakoa.") % {"minimum": minimum}
-                )
+        clean_format(self, data)
         if not data.get("slug") and data.get("name"):
             data["slug"] = unique_event_slug(data["name"], exclude_pk=self.instance.pk)
         elif not data.get("slug") and self.instance.pk:
             data["slug"] = self.instance.slug  # no name to make one from: an edit keeps its address
+        return data
+
+
+class RedrawForm(forms.ModelForm):
+    """A redraw, while one is allowed: the event's format and deal counts may change with it; the
+    organiser confirms that the current groups and schedule are replaced."""
+
+    sure = forms.BooleanField(label=_("Arvon uudelleen: nykyiset lohkot ja otteluohjelma korvataan."), required=True)
+
+    class Meta:
+        model = Event
+        fields = FORMAT_FIELDS
+
+    def clean(self):
+        data = super().clean()
+        clean_format(self, data)
         return data
 
 

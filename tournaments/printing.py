@@ -174,6 +174,6 @@ def results_pdf(snap, points: dict[int, object] | None) -> bytes:
     rows = [(place, pair, None if points is None else points.get(place)) for place, pair in snap.ranking()]
     context = {
         "event": snap.event, "rows": rows, "complete": snap.complete, "cup": points is not None,
-        "title": _("Tulosluettelo"),
+        "record": snap.published_record, "corrections": snap.corrections, "title": _("Tulosluettelo"),
     }
     return render_pdf("print/results.html", context)

@@ -1,6 +1,6 @@
 """The event's read model: one snapshot of everything derived from an event's facts.
 
-:func:`build` loads an event's facts in a fixed number of queries (eleven, whatever the event's size) and
+:func:`build` loads an event's facts in a fixed number of queries (twelve, whatever the event's size) and
 derives, once each, every match's outcome, the Saturday tables, the Sunday tables, the placement bracket
 and the final places (RULES.md §3–5). :func:`snapshot` serves it from the caches keyed by the event's
 results version (``tournaments.versions``), so it is computed once per change of the facts and shared by
@@ -39,6 +39,7 @@ from tournaments.models import (
     PairMember,
     PaperResult,
     Playoff,
+    Publication,
     Stage,
     event_status,
 )
@@ -217,6 +218,20 @@ class EventInfo:
 
 
 @dataclass(frozen=True)
+class PublicationView:
+    """A published record (``Publication``): the publication itself or a correction made after it."""
+
+    kind: str
+    at: dt.datetime
+    reason: str
+    digest: str
+
+    @property
+    def correction(self) -> bool:
+        return self.kind == "correction"
+
+
+@dataclass(frozen=True)
 class SwapView:
     """Two pairs exchanged after the draw (``DrawSwap``), in the order they were swapped."""
 
@@ -241,7 +256,17 @@ class EventSnapshot:
     swaps: tuple[SwapView, ...]
     final_places: tuple[tuple[int, int], ...] | None  # (place, pair id) once every place is known
     top_places: dict[int, int]  # pair id → place 1–16 decided so far by the placement matches
+    publications: tuple[PublicationView, ...] = ()  # the publication, then each correction after it
     cacheable: bool = field(default=True, compare=False)
+
+    @property
+    def published_record(self) -> PublicationView | None:
+        """The latest published record: its digest is the one the results now carry."""
+        return self.publications[-1] if self.publications else None
+
+    @property
+    def corrections(self) -> tuple[PublicationView, ...]:
+        return tuple(p for p in self.publications if p.correction)
 
     # --- lookups ---------------------------------------------------------------------------------
 
@@ -333,7 +358,7 @@ class EventSnapshot:
 
 
 def build(event_id: int, *, stages: tuple[str, ...] | None = None) -> EventSnapshot:
-    """The snapshot of one event from the database, in eleven queries whatever the event's size.
+    """The snapshot of one event from the database, in twelve queries whatever the event's size.
 
     ``stages`` limits the matches, groups and lines loaded to those stages (a service that needs only
     Sunday's tables); such a snapshot has no final places and is never cached."""
@@ -341,7 +366,7 @@ def build(event_id: int, *, stages: tuple[str, ...] | None = None) -> EventSnaps
 
 
 def build_many(event_ids, *, stages: tuple[str, ...] | None = None) -> dict[int, EventSnapshot]:
-    """The snapshots of several events (a season's cup), in eleven queries whatever their number."""
+    """The snapshots of several events (a season's cup), in twelve queries whatever their number."""
     ids = list(dict.fromkeys(event_ids))
     events = {e.pk: e for e in Event.objects.select_related("organising_club", "drawn_by").filter(pk__in=ids)}
     pairs_q = Pair.objects.filter(event_id__in=ids)
@@ -413,6 +438,12 @@ def build_many(event_ids, *, stages: tuple[str, ...] | None = None) -> dict[int,
     ):
         swaps[event_id].append(SwapView(all_pairs[x], all_pairs[y]))
 
+    published: dict[int, list[PublicationView]] = defaultdict(list)
+    for event_id, kind, at, reason, digest in Publication.objects.filter(event_id__in=ids).order_by("at", "pk").values_list(
+        "event_id", "kind", "at", "reason", "digest"
+    ):
+        published[event_id].append(PublicationView(kind, at, reason, digest))
+
     # The facts were read in several statements: if a change committed in between, a snapshot may mix
     # two versions, so it is served once but not kept (the next request builds it again).
     now = dict(Event.objects.filter(pk__in=ids).values_list("pk", "results_version"))
@@ -421,12 +452,13 @@ def build_many(event_ids, *, stages: tuple[str, ...] | None = None) -> dict[int,
         event_matches = sorted(matches[event_id], key=lambda m: (stage_order.get(m.stage, 9), m.round, m.table))
         out[event_id] = _assemble(
             ev, pairs[event_id], groups[event_id], event_matches, playoffs, tuple(swaps[event_id]), stages,
+            publications=tuple(published[event_id]),
             cacheable=stages is None and now.get(event_id) == ev.results_version,
         )
     return out
 
 
-def _assemble(ev, pairs, groups, matches, playoffs, swaps, stages, *, cacheable: bool) -> EventSnapshot:
+def _assemble(ev, pairs, groups, matches, playoffs, swaps, stages, *, publications, cacheable: bool) -> EventSnapshot:
     """One event's snapshot from its loaded rows: the group tables, the placements, the final places."""
     primary = settings.TUPPI_STANDINGS_FIRST
     by_group: dict[int, list[MatchView]] = defaultdict(list)
@@ -464,6 +496,7 @@ def _assemble(ev, pairs, groups, matches, playoffs, swaps, stages, *, cacheable:
         swaps=swaps,
         final_places=None if stages is not None else _final_places(ev.format, tuple(tables[Stage.SATURDAY]), top),
         top_places=top,
+        publications=publications,
         cacheable=cacheable,
     )
 

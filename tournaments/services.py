@@ -32,6 +32,7 @@ from tournaments.models import (
     ResultChange,
     SeasonClub,
     Stage,
+    Withdrawal,
 )
 from tournaments.results import fold_rows, overwhelming_rule
 from tournaments.signals import result_changed
@@ -78,30 +79,71 @@ def set_checked_in(pair: Pair, present: bool) -> None:
 
 
 @transaction.atomic
-def withdraw_pair(pair: Pair) -> int:
+def withdraw_pair(pair: Pair, user=None) -> int:
     """Withdraw a pair. Before it has finished its group, all its group matches are annulled: kept, shown
-    struck through, counted nowhere (RULES.md §4). Returns how many matches were annulled."""
+    struck through, counted nowhere (RULES.md §4). The withdrawal is kept (who, when, which matches it
+    annulled and how they stood) so that it can be undone until Sunday starts. Returns how many matches
+    were annulled."""
+    event = versions.lock(pair.event_id)
+    pair = Pair.objects.select_for_update().get(pk=pair.pk)
     if pair.withdrawn_at is not None:
         return 0
-    versions.lock(pair.event_id)
+    if event.finished_at is not None:
+        raise ValidationError(
+            _("Kisan lopputulokset on jo julkaistu: pari ei voi enää luopua."), code="published"
+        )
     pair.withdrawn_at = timezone.now()
     pair.save(update_fields=["withdrawn_at"])
     group_matches = Match.objects.filter(stage=Stage.SATURDAY).filter(Q(pair_a=pair) | Q(pair_b=pair))
-    unfinished = group_matches.exclude(status__in=[Match.Status.FINISHED, Match.Status.ANNULLED])
-    if not unfinished.exists():
-        return 0
-    return group_matches.exclude(status=Match.Status.ANNULLED).update(status=Match.Status.ANNULLED)
+    annulled: dict[str, str] = {}
+    if group_matches.exclude(status__in=[Match.Status.FINISHED, Match.Status.ANNULLED]).exists():
+        counted = group_matches.exclude(status=Match.Status.ANNULLED)
+        annulled = {str(pk): status for pk, status in counted.values_list("pk", "status")}
+        counted.update(status=Match.Status.ANNULLED)
+    Withdrawal.objects.create(pair=pair, user=_real(user), annulled=annulled)
+    return len(annulled)
 
 
 @transaction.atomic
-def withdraw_absent(event: Event) -> int:
-    """The morning check-in: every pair not marked present is withdrawn. Only before the draw."""
+def undo_withdrawal(pair: Pair, user=None) -> int:
+    """Take a withdrawal back until Sunday starts: the pair is in again and the matches its withdrawal
+    annulled get the status they had back (their results were never removed). Returns how many."""
+    event = versions.lock(pair.event_id)
+    pair = Pair.objects.select_for_update().get(pk=pair.pk)
+    if pair.withdrawn_at is None:
+        raise ValidationError(_("Pari ei ole luopunut."), code="not_withdrawn")
+    if Match.objects.filter(event=event, stage__in=[Stage.SUNDAY, Stage.PLACEMENT], status__in=STARTED).exists():
+        raise ValidationError(
+            _("Sunnuntai on jo alkanut: luopumista ei voi enää perua."), code="sunday_started"
+        )
+    withdrawal = pair.withdrawals.filter(undone_at__isnull=True).order_by("-at", "-pk").first()
+    restored = 0
+    if withdrawal is not None:
+        for match_id, status in withdrawal.annulled.items():
+            restored += Match.objects.filter(pk=int(match_id), status=Match.Status.ANNULLED).update(status=status)
+        withdrawal.undone_at, withdrawal.undone_by = timezone.now(), _real(user)
+        withdrawal.save(update_fields=["undone_at", "undone_by"])
+    pair.withdrawn_at = None
+    pair.save(update_fields=["withdrawn_at"])
+    return restored
+
+
+def _real(user):
+    return user if user is not None and getattr(user, "is_authenticated", False) else None
+
+
+@transaction.atomic
+def withdraw_absent(event: Event, user=None) -> int:
+    """The morning check-in: every pair not marked present is withdrawn (each kept in the history).
+    Only before the draw."""
     if event.drawn_at is not None:
         raise ValidationError(_("Lohkot on jo arvottu."), code="drawn")
     versions.lock(event.pk)
-    return Pair.objects.filter(event=event, checked_in=False, withdrawn_at__isnull=True).update(
-        withdrawn_at=timezone.now()
-    )
+    absent = list(Pair.objects.filter(event=event, checked_in=False, withdrawn_at__isnull=True))
+    now = timezone.now()
+    Pair.objects.filter(pk__in=[p.pk for p in absent]).update(withdrawn_at=now)
+    Withdrawal.objects.bulk_create(Withdrawal(pair=p, user=_real(user)) for p in absent)
+    return len(absent)
 
 
 # --- the Saturday draw (RULES.md §4) --------------------------------------------------------------------
@@ -136,14 +178,24 @@ def _scoring_error(exc: ScoringError) -> ValidationError:
 
 
 @transaction.atomic
-def draw_groups(event: Event, user, *, seed: int | None = None) -> None:
+def draw_groups(event: Event, user, *, seed: int | None = None, changes: dict | None = None) -> None:
     """Draw the Saturday groups and make their schedule: groups, entries and matches, in one transaction.
 
     A redraw (a new seed) replaces the previous draw and its swaps; refused once a result exists.
+    ``changes``: the format and deal counts a redraw changes with it (they are fixed by the draw).
+    Not for a team competition, whose bracket is drawn by ``teams.services.draw``.
     """
     event = versions.lock(event.pk)
+    if event.kind == Event.Kind.SM_TEAM:
+        raise ValidationError(
+            _("Joukkuekisassa ei arvota alkulohkoja: kaavio arvotaan joukkuekisan sivulla."), code="team_event"
+        )
     if draw_locked(event):
         raise ValidationError(_("Ensimmäinen tulos on jo kirjattu: arvonta on lukittu."), code="locked")
+    if changes:
+        for name, value in changes.items():
+            setattr(event, name, value)
+        event.save(update_fields=list(changes))
     pairs = list(Pair.objects.filter(event=event, withdrawn_at__isnull=True).only("pk", "club_id"))
     try:
         if event.format == Event.Format.ONE_STAGE:

@@ -26,6 +26,7 @@ event_urls = [
     # entries: pairs, the import of a spreadsheet, the morning check-in
     path("parit/", entries.pairs, name="pairs"),
     path("parit/<int:pair_id>/luovu/", entries.pair_withdraw, name="pair_withdraw"),
+    path("parit/<int:pair_id>/palaa/", entries.pair_undo_withdraw, name="pair_undo_withdraw"),
     path("tuonti/", entries.import_entries, name="import"),
     path("ilmoittautuminen/", entries.checkin, name="checkin"),
     # the draw

@@ -19,7 +19,6 @@ def url(team: Team) -> str:
 def order_post(r, team: Team, numbers=(1, 2, 3), **extra) -> dict:
     by_number = {tp.number: tp.pair_id for tp in team.team_pairs.all()}
     data = {
-        "action": "declare",
         "match": r.pk,
         **{f"order{k}": by_number[n] for k, n in enumerate(numbers, 1)},
     }
@@ -54,7 +53,7 @@ def test_declaring_through_the_link(client, final):
     event, r, a, b = final
     html = client.get(url(a)).content.decode()
     assert b.name in html and "Ilmoita järjestys" in html
-    response = client.post(url(a), order_post(r, a, (3, 1, 2)))
+    response = client.post(url(a) + "jarjestys/", order_post(r, a, (3, 1, 2)))
     assert response.status_code == 302
     order = TeamOrder.objects.get(team_match=r, team=a)
     assert order.via_link and order.declared_by is None
@@ -67,7 +66,7 @@ def test_declaring_through_the_link(client, final):
 
 def test_orders_hidden_until_both_have_declared(client, final):
     event, r, a, b = final
-    client.post(url(a), order_post(r, a))
+    client.post(url(a) + "jarjestys/", order_post(r, a))
     # the other team, the public and the organiser see that a has declared, not its order
     for page in (
         client.get(url(b)).content.decode(),
@@ -78,7 +77,7 @@ def test_orders_hidden_until_both_have_declared(client, final):
     own = client.get(url(a)).content.decode()
     assert all(name in own for name in pair_names(a))
     assert not any(name in own for name in pair_names(b))
-    client.post(url(b), order_post(r, b, (2, 3, 1)))
+    client.post(url(b) + "jarjestys/", order_post(r, b, (2, 3, 1)))
     for page in (client.get(url(a)).content.decode(), client.get(url(b)).content.decode()):
         assert all(name in page for name in pair_names(a) + pair_names(b))
         assert "Järjestys on lukittu" in page
@@ -86,9 +85,9 @@ def test_orders_hidden_until_both_have_declared(client, final):
 
 def test_order_locked_once_both_declared(client, final):
     event, r, a, b = final
-    client.post(url(a), order_post(r, a))
-    client.post(url(b), order_post(r, b))
-    response = client.post(url(a), order_post(r, a, (3, 2, 1)), follow=True)
+    client.post(url(a) + "jarjestys/", order_post(r, a))
+    client.post(url(b) + "jarjestys/", order_post(r, b))
+    response = client.post(url(a) + "jarjestys/", order_post(r, a, (3, 2, 1)), follow=True)
     assert any("lukittu" in m for m in page_messages(response.content.decode()))
     numbers = {tp.pair_id: tp.number for tp in a.team_pairs.all()}
     assert [numbers[p] for p in TeamOrder.objects.get(team_match=r, team=a).pair_ids] == [1, 2, 3]
@@ -99,7 +98,7 @@ def test_order_locked_when_the_match_starts(client, make_event, organiser):
     event, _teams = drawn_event(make_event, organiser, 4)
     r = row(event, 1, 1)
     start(r)
-    response = client.post(url(r.team_a), order_post(r, r.team_a, (3, 2, 1)), follow=True)
+    response = client.post(url(r.team_a) + "jarjestys/", order_post(r, r.team_a, (3, 2, 1)), follow=True)
     assert page_messages(response.content.decode())  # refused with a reason
     html = client.get(url(r.team_a)).content.decode()
     assert "Ottelu on alkanut" in html and "Ilmoita järjestys</button>" not in html
@@ -111,13 +110,13 @@ def test_refused_for_a_match_the_team_does_not_play(client, make_event, organise
     r1, r2 = row(event, 1, 1), row(event, 1, 2)
     data = order_post(r1, r1.team_a)
     data["match"] = r2.pk  # the token's team (r1.team_a) does not play r2
-    response = client.post(url(r1.team_a), data, follow=True)
+    response = client.post(url(r1.team_a) + "jarjestys/", data, follow=True)
     assert "ei ole joukkueesi seuraava ottelu" in " ".join(page_messages(response.content.decode()))
     assert not TeamOrder.objects.exists()
     # and another team's pairs are refused as this team's order
     other = order_post(r1, r1.team_b)
     other["match"] = r1.pk
-    response = client.post(url(r1.team_a), other)
+    response = client.post(url(r1.team_a) + "jarjestys/", other)
     assert response.status_code == 200
     assert not TeamOrder.objects.exists()
 
@@ -127,22 +126,22 @@ def test_naming_a_substitute_through_the_link(client, final):
     (free,) = players(1)
     html = client.get(url(a), {"haku": free.last_name}).content.decode()
     assert free.full_name in html and "Nimeä" in html
-    response = client.post(url(a), {"action": "substitute", "player": free.pk}, follow=True)
+    response = client.post(url(a) + "varamies/", {"player": free.pk}, follow=True)
     assert "Varamies nimetty." in page_messages(response.content.decode())
     assert Team.objects.get(pk=a.pk).substitute == free
     # refused: the other team's player
     taken = b.team_pairs.first().pair.members.first().player
-    response = client.post(url(a), {"action": "substitute", "player": taken.pk}, follow=True)
+    response = client.post(url(a) + "varamies/", {"player": taken.pk}, follow=True)
     assert any("pelaa jo joukkueessa" in m for m in page_messages(response.content.decode()))
     assert Team.objects.get(pk=a.pk).substitute == free
     # the substitute plays in the declaration
     out = a.team_pairs.first().pair.members.first().player
-    client.post(url(a), order_post(r, a, substitute_for=out.pk))
+    client.post(url(a) + "jarjestys/", order_post(r, a, substitute_for=out.pk))
     assert TeamOrder.objects.get(team=a).substitute_for == out
-    client.post(url(b), order_post(r, b))
+    client.post(url(b) + "jarjestys/", order_post(r, b))
     html = client.get(reverse("teams:match", args=[event.slug, r.pk])).content.decode()
     assert f"varamies {free.full_name} pelaa pelaajan {out.full_name} tilalla" in html
-    response = client.post(url(a), {"action": "clear_substitute"}, follow=True)
+    response = client.post(url(a) + "varamies/poista/", {}, follow=True)
     assert page_messages(response.content.decode())  # refused: he plays in the declared order
 
 

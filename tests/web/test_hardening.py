@@ -191,7 +191,7 @@ def test_leader_substitute_with_a_non_numeric_player_is_a_form_error(client, mak
     team = add_team(event, "Kemi")
     url = reverse("teams:leader", args=[team.token])
     for value in ("abc", "-1", "9" * 30, "", "1.5", "²"):
-        response = client.post(url, {"action": "substitute", "player": value}, follow=True)
+        response = client.post(url + "varamies/", {"player": value}, follow=True)
         assert response.status_code == 200, value
         html = response.content.decode()
         assert "Pelaajaa ei löydy" in html or "Valitse varamies hakutuloksista" in html, value

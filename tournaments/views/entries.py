@@ -24,7 +24,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from tournaments import importer, services
 from tournaments.forms_entries import ImportForm, PairForm, PlayerPickForm
-from tournaments.models import Event, Pair, PairMember, Player
+from tournaments.models import Event, Pair, PairMember, Player, Withdrawal
 from tournaments.permissions import organiser_required
 
 SEARCH_LIMIT = 15
@@ -33,11 +33,12 @@ PLAYER_FIELDS = ("q", "player", "first_name", "last_name", "member_number", "nam
 
 
 def _pairs_with_players(event: Event):
-    """The event's pairs with club and players: three queries, however many pairs."""
+    """The event's pairs with club, players and withdrawals: a fixed number of queries, however many pairs."""
     members = PairMember.objects.select_related("player").order_by("position")
+    withdrawals = Withdrawal.objects.select_related("user", "undone_by")
     return (
         event.pairs.select_related("club")
-        .prefetch_related(Prefetch("members", queryset=members))
+        .prefetch_related(Prefetch("members", queryset=members), Prefetch("withdrawals", queryset=withdrawals))
         .order_by("number")
     )
 
@@ -193,19 +194,42 @@ def _add_pair(event, player_forms, pair_form) -> Pair | None:
 @require_POST
 def pair_withdraw(request, event, pair_id):
     pair = get_object_or_404(Pair, pk=pair_id, event=event)
-    if event.finished_at is not None:
-        # the published final places and the cup points stand as they are
-        messages.error(request, _("Kisan lopputulokset on jo julkaistu: pari ei voi enää luopua."))
-    elif pair.withdrawn_at is not None:
+    if pair.withdrawn_at is not None:
         messages.info(request, _("Pari %(number)d on jo luopunut.") % {"number": pair.number})
     else:
-        annulled = services.withdraw_pair(pair)
-        text = _("Pari %(number)d luopui.") % {"number": pair.number}
-        if annulled:
+        try:
+            annulled = services.withdraw_pair(pair, request.user)
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            text = _("Pari %(number)d luopui.") % {"number": pair.number}
+            if annulled:
+                text += " " + ngettext(
+                    "%(count)d ottelu mitätöitiin.", "%(count)d ottelua mitätöitiin.", annulled
+                ) % {"count": annulled}
+            messages.success(request, text)
+    return _back(request, event)
+
+
+@organiser_required
+@require_POST
+def pair_undo_withdraw(request, event, pair_id):
+    pair = get_object_or_404(Pair, pk=pair_id, event=event)
+    try:
+        restored = services.undo_withdrawal(pair, request.user)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        text = _("Pari %(number)d on taas mukana.") % {"number": pair.number}
+        if restored:
             text += " " + ngettext(
-                "%(count)d ottelu mitätöitiin.", "%(count)d ottelua mitätöitiin.", annulled
-            ) % {"count": annulled}
+                "%(count)d ottelu palautettiin.", "%(count)d ottelua palautettiin.", restored
+            ) % {"count": restored}
         messages.success(request, text)
+    return _back(request, event)
+
+
+def _back(request, event):
     target = request.POST.get("next", "")
     allowed = url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=False)
     if not allowed or not target.startswith("/"):  # a path of this site, never a view name or another site
@@ -360,7 +384,7 @@ def checkin(request, event):
         action = request.POST.get("action")
         if action == "withdraw_absent":
             try:
-                withdrawn = services.withdraw_absent(event)
+                withdrawn = services.withdraw_absent(event, request.user)
             except ValidationError as exc:
                 messages.error(request, " ".join(exc.messages))
             else:

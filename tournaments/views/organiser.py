@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments import services
-from tournaments.forms import EventForm, SwapForm
+from tournaments.forms import FORMAT_FIELDS, EventForm, RedrawForm, SwapForm
 from tournaments.models import Event, Season
 from tournaments.permissions import organiser_required
 from tournaments.prefetch import saturday_groups
@@ -71,16 +71,21 @@ def event_dashboard(request, event):
 
 @organiser_required
 def draw(request, event):
-    if request.method == "POST":
+    """The first draw (one tap), or a redraw: it replaces the groups, so it asks for confirmation, and may
+    change the format and deal counts with it."""
+    redraw = RedrawForm(request.POST or None, instance=event) if event.drawn_at else None
+    if request.method == "POST" and (redraw is None or redraw.is_valid()):
+        changes = {name: redraw.cleaned_data[name] for name in FORMAT_FIELDS} if redraw is not None else None
         try:
-            services.draw_groups(event, request.user)
+            services.draw_groups(event, request.user, changes=changes)
         except ValidationError as exc:
             messages.error(request, " ".join(exc.messages))
         else:
             messages.success(request, _("Lohkot on arvottu ja ottelut laadittu."))
-        return redirect("organiser:draw", event.slug)
+            return redirect("organiser:draw", event.slug)
     event.refresh_from_db()
     context = {
+        "redraw_form": redraw or (RedrawForm(instance=event) if event.drawn_at else None),
         "event": event,
         "section": "draw",
         "groups": saturday_groups(event),

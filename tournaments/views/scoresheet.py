@@ -143,7 +143,7 @@ def render_sheet(request, sheet: Sheet, *, form=None, paper_form=None, edit: int
     show_entry = not sheet.read_only and paper is None and (state is None or not state.finished or bool(edit))
     show_paper = not sheet.read_only and not rows and sheet.paper_allowed
     # A refusal whose form is not on the page (the sheet is closed or finished meanwhile) is said at the top.
-    loose = [*(action_form.non_field_errors() if action_form is not None else [])]
+    loose = [] if action_form is None else [e for errors in action_form.errors.values() for e in errors]
     loose += [] if show_entry else form.non_field_errors()
     loose += [] if show_paper else paper_form.non_field_errors()
     context = {

@@ -99,7 +99,10 @@ def public_results(request, head):
     snap = head.snapshot()
 
     def live():
-        return {"event": snap.event, "places": snap.ranking(), "complete": snap.complete}
+        return {
+            "event": snap.event, "places": snap.ranking(), "complete": snap.complete,
+            "record": snap.published_record, "corrections": snap.corrections,
+        }
 
     url = reverse("final_places", args=[snap.event.slug])
     poll = snap.event.status == "live" and not snap.complete
