@@ -75,6 +75,7 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import html
 import http.client
 import json
 import os
@@ -777,6 +778,7 @@ def wrk_line(label: str, r: dict) -> str:
 
 CSRF_IN_PAGE = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 VERSION_IN_FORM = re.compile(r'name="version" value="(\d+)"')
+ENTRY_FORM_ACTION = re.compile(r'<form[^>]*\baction="([^"]*)"[^>]*class="[^"]*\bentry-form')
 
 
 class Referee(threading.Thread):
@@ -798,6 +800,7 @@ class Referee(threading.Thread):
         self.errors: list[str] = []
         self.matches_done = 0
         self.current_group = None  # the group name of the match being edited (the probes follow it)
+        self.post_to = ""  # where the page's entry form posts
         self.rng = random.Random(7)
 
     def _cookie_header(self) -> dict:
@@ -862,6 +865,9 @@ class Referee(threading.Thread):
         if status != 200:
             raise RuntimeError(f"GET {path}: {status}")
         csrf, version = CSRF_IN_PAGE.search(text), VERSION_IN_FORM.search(text)
+        action = ENTRY_FORM_ACTION.search(text)
+        # the entry form posts to the page itself, or to its own address (``…/rivi/``) where it has one
+        self.post_to = html.unescape(action.group(1)) if action and action.group(1) else path
         has_form = 'name="kind"' in text
         return (csrf.group(1) if csrf else None), (int(version.group(1)) if version else None), has_form
 
@@ -891,7 +897,7 @@ class Referee(threading.Thread):
                     body = urlencode({"csrfmiddlewaretoken": csrf, "version": version, **fields}).encode()
                     status, headers, page, elapsed = self.http.request(
                         "POST",
-                        path,
+                        self.post_to,
                         {
                             **self._cookie_header(),
                             "Content-Type": "application/x-www-form-urlencoded",
