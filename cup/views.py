@@ -46,12 +46,10 @@ def index(request):
 
 def _page(request, season_id: str, section: str, fragment: str, page: str, extra=None, *, url: str):
     season = get_object_or_404(Season, pk=int(season_id))
-    key = request.live_etag
-
     def context():
         return {"season": season, "cup": services.season_cup(season), **(extra() if extra else {})}
 
-    html = live_part(request, key, fragment, context, url=url, poll=False)
+    html = live_part(request, fragment, context, url=url, poll=False)
     shell = {"season": season, "section": section, "seasons": list(cup_seasons()), "years": season_years(season)}
     return render_live(request, page, shell, html)
 

@@ -10,4 +10,4 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Kisat")
 
     def ready(self) -> None:
-        from tournaments import sunday  # noqa: F401  (connects the placement bracket to result_changed)
+        from tournaments import sunday, versions  # noqa: F401  (connect the bracket and the caches to changes)

@@ -60,6 +60,17 @@ def clear_local() -> None:
     """Forget this process's copies (tests; a process that must see the shared cache afresh)."""
     with _local_lock:
         _local.clear()
+    _recent.clear()
+    for forget in _forgetters:
+        forget()
+
+
+_forgetters: list[Callable[[], None]] = []
+
+
+def on_clear(forget: Callable[[], None]) -> None:
+    """Register what else :func:`clear_local` empties (a module's own per-process memory)."""
+    _forgetters.append(forget)
 
 
 def in_transaction() -> bool:
@@ -70,12 +81,15 @@ def in_transaction() -> bool:
     )
 
 
-def versioned(key: str, compute: Callable[[], T], *, share: bool = True, lock: bool = True) -> T:
+def versioned(
+    key: str, compute: Callable[[], T], *, share: bool = True, lock: bool = True, fallback: T | None = None
+) -> T:
     """The value of ``key``, computed by ``compute()`` once and then served from the caches.
 
     ``key`` must name every version the value depends on. ``share=False`` keeps it in this process only
     (for values cheap to compute but costly to unpickle). ``lock=False`` skips the cross-process lock
-    (for values cheap enough to compute twice)."""
+    (for values cheap enough to compute twice). ``fallback``: what to serve meanwhile, instead of
+    waiting, while another process computes the value (an event's previous snapshot)."""
     if in_transaction():
         return compute()
     value = _local_get(key)
@@ -84,7 +98,9 @@ def versioned(key: str, compute: Callable[[], T], *, share: bool = True, lock: b
     if share:
         value = cache.get(key, _MISSING)
         if value is _MISSING and lock:
-            value = _compute_once(key, compute)
+            value = _compute_once(key, compute, fallback)
+            if value is fallback:
+                return value  # the previous value, kept under its own key
         elif value is _MISSING:
             value = _compute(key, compute)
     else:
@@ -107,13 +123,15 @@ def _compute(key: str, compute: Callable[[], T], *, share: bool = True) -> T:
     return value
 
 
-def _compute_once(key: str, compute: Callable[[], T]) -> T:
+def _compute_once(key: str, compute: Callable[[], T], fallback=None) -> T:
     lock_key = f"{key}:lock"
     if cache.add(lock_key, 1, LOCK_TIMEOUT):
         try:
             return _compute(key, compute)
         finally:
             cache.delete(lock_key)
+    if fallback is not None:
+        return fallback  # another process is computing it: serve the previous value meanwhile
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
         time.sleep(0.02)
@@ -148,3 +166,28 @@ def put(key: str, value) -> None:
     if not in_transaction() and cacheable(value):
         cache.set(key, value, TIMEOUT)
         _local_set(key, value)
+
+
+# --- values remembered for a moment -------------------------------------------------------------------
+
+_recent: dict[str, tuple[float, object]] = {}
+
+
+def recent(key: str, seconds: float, load: Callable[[], T]) -> T:
+    """``load()``'s value, remembered in this process for ``seconds`` (an event's version: a poll then
+    costs no query; a change shows within that moment). ``seconds`` 0 remembers nothing."""
+    if seconds <= 0:
+        return load()
+    now = time.monotonic()
+    found = _recent.get(key)
+    if found is not None and found[0] > now:
+        return found[1]  # type: ignore[return-value]
+    value = load()
+    if len(_recent) > 4 * LOCAL_SIZE:
+        _recent.clear()
+    _recent[key] = (now + seconds, value)
+    return value
+
+
+def forget_recent(key: str) -> None:
+    _recent.pop(key, None)

@@ -23,7 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
 
+from django.conf import settings
 from django.contrib.messages import get_messages
+from django.core.cache import cache
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -59,13 +61,35 @@ class EventHead:
 
 
 def head(slug: str, *, kind: str | None = None) -> EventHead:
-    rows = Event.objects.filter(slug=slug)
-    if kind is not None:
-        rows = rows.filter(kind=kind)
-    found = rows.values_list("pk", "slug", "created_at", "results_version", "kind", "season_id").first()
-    if found is None:
+    """The event's head: from this process's memory for ``TUPPI_HEAD_SECONDS`` (a quarter of a second by
+    default: a poll then costs no query at all), else from the shared cache, where every change puts the
+    new head as it commits (``tournaments.versions``), else from one light query."""
+    found = caching.recent(f"head:{slug}", settings.TUPPI_HEAD_SECONDS, lambda: _shared_head(slug))
+    if found is None or (kind is not None and found.kind != kind):
         raise Http404
-    return EventHead(*found)
+    return found
+
+
+def _shared_head(slug: str) -> EventHead | None:
+    if caching.in_transaction():
+        return load_head(slug)
+    found = cache.get(head_key(slug), caching._MISSING)
+    if found is caching._MISSING:
+        found = load_head(slug)
+        cache.set(head_key(slug), found, 30)
+    return found
+
+
+def head_key(slug: str) -> str:
+    return f"head:{slug}"
+
+
+def load_head(slug: str) -> EventHead | None:
+    found = Event.objects.filter(slug=slug).values_list(
+        "pk", "slug", "created_at", "results_version", "kind", "season_id"
+    )[:1]
+    found = list(found)
+    return EventHead(*found[0]) if found else None
 
 
 def is_partial(request) -> bool:
@@ -95,6 +119,7 @@ def conditional(key_of: Callable, *, personal: bool = True) -> Callable:
         @wraps(view)
         def wrapper(request, **kwargs):
             key, obj = key_of(request, kwargs)
+            request.live_key = key
             partial = is_partial(request) or not personal
             tag = etag(request, key, partial=partial, personal=personal)
             request.live_etag = etag(request, key, partial=True)
@@ -114,24 +139,31 @@ def conditional(key_of: Callable, *, personal: bool = True) -> Callable:
     return decorator
 
 
-def event_page(kind: str | None = None, *, personal: bool = True) -> Callable:
+def event_page(kind: str | None = None, *, personal: bool = True, scope: Callable | None = None) -> Callable:
     """:func:`conditional` for a page of one event: the URL's ``slug`` becomes an :class:`EventHead`, so
     the view is ``view(request, head, **other URL arguments)``. ``personal=False`` for an answer that is
-    the same for every visitor (the JSON API)."""
+    the same for every visitor (the JSON API).
+
+    ``scope(request, snapshot, **URL arguments)`` names what the page shows (``EventSnapshot.fingerprint``):
+    its ETag and its cached live part then follow only that, so a phone on group A gets 304 while results
+    come in from group C. Without a scope, the event's whole results version."""
 
     def key_of(request, kwargs):
         found = head(kwargs.pop("slug"), kind=kind)
-        return found.key, found
+        if scope is None:
+            return found.key, found
+        return f"{found.pk}.{found.created_at.timestamp():.6f}:{scope(request, found.snapshot(), **kwargs)}", found
 
     return conditional(key_of, personal=personal)
 
 
-def live_part(request, key: str, template: str, context: Callable[[], dict], *, url: str, poll: bool) -> str:
+def live_part(request, template: str, context: Callable[[], dict], *, url: str, poll: bool, key: str = "") -> str:
     """The live part's HTML, rendered once per version, language, day and URL and kept in the caches.
 
-    ``key`` names the versions the part depends on; ``url`` is what the part polls (the page's own
-    address with only the parameters the view reads); ``poll`` whether it polls at all (an event that is
-    not live does not)."""
+    ``key`` names the versions the part depends on (by default the page's own, ``request.live_key``, set by
+    :func:`conditional`); ``url`` is what the part polls (the page's own address with only the parameters
+    the view reads); ``poll`` whether it polls at all (an event that is not live does not)."""
+    key = key or request.live_key
 
     def render_part() -> str:
         return render_to_string(

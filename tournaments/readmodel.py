@@ -15,8 +15,9 @@ translated when a template shows them).
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 
 from django.conf import settings
@@ -152,6 +153,26 @@ class MatchView:
     version: int
     confirmed_at: dt.datetime | None
     outcome: Outcome
+    accepted: tuple[bool, bool] = (False, False)  # pair A, pair B accepted the result at the table
+    link_closed: bool = False
+    corrected_at: dt.datetime | None = None
+
+    def review(self, require_acceptance: bool) -> str:
+        """Where the result stands on the results desk (issue #16): not started, playing, awaiting the
+        pairs' acceptance, awaiting confirmation, corrected (awaiting confirmation again), confirmed,
+        annulled."""
+        o = self.outcome
+        if o.status == "annulled":
+            return "annulled"
+        if self.confirmed_at is not None:
+            return "confirmed"
+        if self.corrected_at is not None:
+            return "corrected"
+        if not o.finished:
+            return "playing" if o.status == "playing" else "scheduled"
+        if require_acceptance and not self.link_closed and not all(self.accepted):
+            return "awaiting_acceptance"
+        return "awaiting_confirmation"
 
     @property
     def id(self) -> int:
@@ -168,6 +189,10 @@ class MatchView:
     @property
     def group_id(self) -> int | None:
         return self.group.pk if self.group is not None else None
+
+    @property
+    def stage_label(self) -> str:
+        return str(Stage(self.stage).label)
 
     def opponent(self, pair_id: int) -> PairView:
         return self.pair_b if self.pair_a.pk == pair_id else self.pair_a
@@ -195,6 +220,7 @@ class EventInfo:
     drawn_by: str  # the drawer's name, or ""
     finished_at: dt.datetime | None
     created_at: dt.datetime
+    require_acceptance: bool = True
 
     @property
     def id(self) -> int:
@@ -257,7 +283,21 @@ class EventSnapshot:
     final_places: tuple[tuple[int, int], ...] | None  # (place, pair id) once every place is known
     top_places: dict[int, int]  # pair id → place 1–16 decided so far by the placement matches
     publications: tuple[PublicationView, ...] = ()  # the publication, then each correction after it
+    playoffs: dict[int, tuple] = field(default_factory=dict)  # group id → its recorded play-off orders
+    structure: str = ""  # digest of what every page shows besides results: the event, pairs, groups, draw
     cacheable: bool = field(default=True, compare=False)
+
+    def fingerprint(self, *parts) -> str:
+        """A short digest naming exactly what a page shows: the structure and the given parts (matches,
+        as their id, version and status; anything else as it is). Pages whose parts did not change keep
+        their fingerprint while other parts of the event change: their ETag and cached part stay valid."""
+        flat = [self.structure]
+        for part in parts:
+            if isinstance(part, list | tuple) and part and isinstance(part[0], MatchView):
+                flat.append(tuple((m.pk, m.version, m.status) for m in part))
+            else:
+                flat.append(part)
+        return hashlib.blake2b(repr(flat).encode(), digest_size=8).hexdigest()
 
     @property
     def published_record(self) -> PublicationView | None:
@@ -413,17 +453,18 @@ def build_many(event_ids, *, stages: tuple[str, ...] | None = None) -> dict[int,
     papers = {row[0]: row[1:] for row in papers_q.values_list("match_id", *PAPER_FIELDS)}
 
     matches: dict[int, list[MatchView]] = defaultdict(list)
-    for (pk, event_id, stage, group_id, rnd, table, a, b, deals, status, tier, p_round, slot, version, confirmed) in (
-        matches_q.values_list(
-            "pk", "event_id", "stage", "group_id", "round", "table", "pair_a_id", "pair_b_id", "deals_planned",
-            "status", "tier", "placement_round", "slot", "version", "confirmed_at",
-        )
+    for (pk, event_id, stage, group_id, rnd, table, a, b, deals, status, tier, p_round, slot, version, confirmed,
+         accepted_a, accepted_b, closed, corrected) in matches_q.values_list(
+        "pk", "event_id", "stage", "group_id", "round", "table", "pair_a_id", "pair_b_id", "deals_planned",
+        "status", "tier", "placement_round", "slot", "version", "confirmed_at", "accepted_a_at", "accepted_b_at",
+        "link_closed", "corrected_at",
     ):
         result = fold_outcome(status, deals, (a, b), lines.get(pk, ()), papers.get(pk))
         matches[event_id].append(
             MatchView(
                 pk, stage, group_by_id.get(group_id), rnd, table, all_pairs[a], all_pairs[b], deals, status, tier,
-                p_round, slot, version, confirmed, result,
+                p_round, slot, version, confirmed, result, (accepted_a is not None, accepted_b is not None), closed,
+                corrected,
             )
         )
 
@@ -483,7 +524,7 @@ def _assemble(ev, pairs, groups, matches, playoffs, swaps, stages, *, publicatio
         organising_club=None if club is None else ClubView(club.pk, club.name, club.short_name),
         draw_seed=ev.draw_seed, drawn_at=ev.drawn_at,
         drawn_by="" if ev.drawn_by is None else (ev.drawn_by.get_full_name() or ev.drawn_by.username),
-        finished_at=ev.finished_at, created_at=ev.created_at,
+        finished_at=ev.finished_at, created_at=ev.created_at, require_acceptance=ev.require_acceptance,
     )
     return EventSnapshot(
         event=info,
@@ -497,8 +538,26 @@ def _assemble(ev, pairs, groups, matches, playoffs, swaps, stages, *, publicatio
         final_places=None if stages is not None else _final_places(ev.format, tuple(tables[Stage.SATURDAY]), top),
         top_places=top,
         publications=publications,
+        playoffs={g.pk: tuple(tuple(o) for o in playoffs[g.pk]) for g in groups if playoffs[g.pk]},
+        structure=_structure_digest(info, pairs, groups, swaps),
         cacheable=cacheable,
     )
+
+
+def _structure_digest(info: EventInfo, pairs: dict, groups, swaps) -> str:
+    """What every page of the event shows besides results, as a digest the same in every process."""
+    text = repr((
+        astuple_info(info),
+        [(p.pk, p.number, p.club.name, p.club.short_name, [(x.first_name, x.last_name) for x in p.players],
+          p.withdrawn_at is not None) for p in pairs.values()],
+        [(g.pk, g.stage, g.name, g.deals_planned, [p.pk for p in g.pairs]) for g in groups],
+        [(s.pair_x.pk, s.pair_y.pk) for s in swaps],
+    ))
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def astuple_info(info: EventInfo) -> tuple:
+    return tuple(getattr(info, f.name) for f in fields(info))
 
 
 def _core(placements) -> list[sunday_core.PlacementMatch]:
@@ -576,7 +635,19 @@ def snapshot(event) -> EventSnapshot:
             object.__setattr__(built, "cacheable", False)
         return built
 
-    return caching.versioned(key(pk, created_at, version), compute)
+    previous = _latest.get(pk)
+    if previous is not None and (previous.event.created_at != created_at or previous.version > version):
+        previous = None
+    found = caching.versioned(key(pk, created_at, version), compute, fallback=previous)
+    if found.cacheable and (previous is None or found.version >= previous.version):
+        _latest[pk] = found
+    return found
+
+
+# The newest snapshot this process has of each event: served, instead of waiting, while another process
+# computes the snapshot of a version just made (a few tens of milliseconds later it is there).
+_latest: dict[int, EventSnapshot] = {}
+caching.on_clear(_latest.clear)
 
 
 def snapshots(events) -> dict[int, EventSnapshot]:

@@ -429,6 +429,10 @@ def _commit(match: Match, before: dict, action: str, actor: Actor, status: str, 
         # the organiser's confirmation as "corrected" (issue #16).
         match.corrected_at = timezone.now()
     match.confirmed_at, match.confirmed_by = None, None
+    if actor.is_organiser and status == Match.Status.FINISHED:
+        # Decision (issue #16): the pairs accept a sheet finished on its link; a result the organiser
+        # finished (from paper, or by correcting it) goes straight to confirmation, the link read-only.
+        match.link_closed = True
     match.save(update_fields=REVIEW_FIELDS)
     _history(match, before, action, actor, reason)
     result_changed.send(sender=Match, match=match)  # later stages move on by themselves

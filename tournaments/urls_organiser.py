@@ -34,6 +34,7 @@ event_urls = [
     path("arvonta/vaihda/", organiser.swap, name="swap"),
     # results
     path("tulokset/", results.overview, name="results"),
+    path("tulokset/vahvista/", results.confirm_many, name="confirm_many"),
     path("ottelut/<int:match_id>/", include(sheet_urls)),
     path("lohkot/<int:group_id>/uusinta/", results.playoff, name="playoff"),
     # Sunday and publication

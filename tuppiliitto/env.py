@@ -53,6 +53,19 @@ def env_choice(name: str, choices: tuple[str, ...], *, default: str) -> str:
     return value
 
 
+def env_float(name: str, *, default: float, minimum: float = 0.0, maximum: float = 60.0) -> float:
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = float("nan")
+    if not minimum <= value <= maximum:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a number of seconds from {minimum} to {maximum}.")
+    return value
+
+
 def env_url(name: str) -> str:
     """An http(s) address without a path beyond "/", or "" when unset."""
     raw = os.environ.get(name, "").strip()

@@ -24,7 +24,15 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from tuppiliitto.env import cache_from_env, database_from_env, env_bool, env_choice, env_list, env_url
+from tuppiliitto.env import (
+    cache_from_env,
+    database_from_env,
+    env_bool,
+    env_choice,
+    env_float,
+    env_list,
+    env_url,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -109,6 +117,12 @@ CACHES = {"default": cache_from_env(BASE_DIR)}
 # an overwhelming points win is read on the winner's total (the Decision) or on the margin;
 # the first standings step is match points (the Decision) or match wins.
 TUPPI_OVERWHELMING_RULE = env_choice("TUPPI_OVERWHELMING_RULE", ("winner_total", "margin"), default="winner_total")
+# Live pages (tournaments/live.py): how long a process remembers an event's version before it asks again
+# (a poll then costs no query; a change shows within that moment), and whether a change computes the
+# event's new snapshot as it commits, in the saving request, so that no poll waits for it.
+TUPPI_HEAD_SECONDS = env_float("TUPPI_HEAD_SECONDS", default=0.25, maximum=5)
+TUPPI_PREBUILD = env_bool("TUPPI_PREBUILD", default=True)
+
 # The address printed links and QR codes give (a venue laptop's on the local network, or the public
 # site); empty: the host each page was requested from.
 TUPPI_PUBLIC_URL = env_url("TUPPI_PUBLIC_URL")

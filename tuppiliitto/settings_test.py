@@ -19,3 +19,6 @@ WHITENOISE_USE_FINDERS = True
 
 # One process: an in-memory cache (emptied before every test by tests/conftest.py).
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tests"}}
+
+# Every request of a test asks for the event's version afresh (tests change and read within milliseconds).
+TUPPI_HEAD_SECONDS = 0

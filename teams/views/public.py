@@ -37,7 +37,7 @@ def bracket(request, head):
 
     poll = event.status == "live" and not comp.finished
     html = live_part(
-        request, head.key, "teams/public/_bracket_live.html", live,
+        request, "teams/public/_bracket_live.html", live,
         url=reverse("teams:bracket", args=[event.slug]), poll=poll,
     )
     return render_live(request, "teams/public/bracket.html", {"event": event, "comp": comp}, html)
@@ -60,7 +60,7 @@ def match(request, head, match_id):
     context = match_context(comp, row, viewer=None)
     poll = comp.event.status == "live" and not context["winner"]
     html = live_part(
-        request, head.key, "teams/public/_match_live.html", lambda: context,
+        request, "teams/public/_match_live.html", lambda: context,
         url=reverse("teams:match", args=[comp.event.slug, row.pk]), poll=poll,
     )
     return render_live(request, "teams/public/match.html", context, html)
@@ -75,7 +75,7 @@ def final_places(request, head):
     }
     poll = comp.event.status == "live" and not comp.finished
     html = live_part(
-        request, head.key, "teams/public/_results_live.html", lambda: context,
+        request, "teams/public/_results_live.html", lambda: context,
         url=reverse("teams:final_places", args=[comp.event.slug]), poll=poll,
     )
     return render_live(request, "teams/public/results.html", context, html)

@@ -196,7 +196,10 @@ def test_acceptance_can_be_switched_off_for_the_event(client, drawn):
 def test_confirmation_carries_the_version_the_organiser_saw(client, drawn, organiser):
     """The finding: a correction made through the link between the organiser's look and the click was
     confirmed."""
-    match = store(first_match(drawn), [rami("B", 0)])
+    link = services.Actor(via_link=True)
+    match = services.add_entry(first_match(drawn), services.EntryData(kind="deal", game="rami", caller_seat=2,
+                                                                       tricks_a=13, tricks_b=0),
+                               version=0, actor=link)  # finished on the link, not yet accepted
     client.force_login(organiser)
     seen = match.version
     services.delete_last_entry(match, version=seen, actor=services.Actor(via_link=True))  # meanwhile

@@ -30,3 +30,12 @@ def legend() -> list[tuple[str, str]]:
         (SHORT_LABELS["forfeit"], _("luovutus: vastapuoli voittaa tupilla")),
     ]
     return games + [(mark, str(text)) for mark, text in MARKS.values()]
+
+
+@register.filter
+def get_item(mapping, key):
+    """``mapping[key]`` in a template (None when missing)."""
+    try:
+        return mapping.get(key)
+    except AttributeError:
+        return None

@@ -27,7 +27,51 @@ def _int(value, default=None):
         return default
 
 
-@event_page()
+def _event_scope(request, snap):
+    return snap.fingerprint(snap.progress(), snap.current_round())
+
+
+def _round_of(request, snap) -> tuple[int | None, int]:
+    """The round ``?kierros=N`` asks for (None: none asked) and the round shown (default the current)."""
+    numbers = list(snap.rounds(Stage.SATURDAY))
+    chosen = _int(request.GET.get("kierros"))
+    return chosen, chosen or snap.current_round() or (numbers[0] if numbers else 1)
+
+
+def _schedule_scope(request, snap):
+    chosen, current = _round_of(request, snap)
+    return snap.fingerprint(chosen, current, snap.matches_of(Stage.SATURDAY, current))
+
+
+def _group_or_404(snap, name):
+    found = snap.group_named(name)  # Saturday A…P, Sunday 1…4
+    if found is None or found.stage not in (Stage.SATURDAY, Stage.SUNDAY):
+        raise Http404
+    return found
+
+
+def _group_scope(request, snap, name):
+    found = _group_or_404(snap, name)
+    return snap.fingerprint(found.pk, snap.table(found.pk).matches, snap.playoffs.get(found.pk))
+
+
+def _match_scope(request, snap, match_id):
+    found = snap.match(match_id)
+    if found is None:
+        raise Http404
+    return snap.fingerprint([found])
+
+
+def _pair_scope(request, snap, number):
+    found = snap.pair_by_number(number)
+    if found is None:
+        raise Http404
+    group = snap.pair_group(found.pk, Stage.SATURDAY)
+    table = snap.table(group.pk) if group else None
+    return snap.fingerprint(found.pk, table.matches if table else (), snap.playoffs.get(group.pk) if group else None)
+
+
+@event_page(scope=_event_scope)
 def event(request, head):
     snap = head.snapshot()
     ev = snap.event
@@ -37,7 +81,8 @@ def event(request, head):
         return {"event": ev, "current_round": snap.current_round(), "played": played, "total": total}
 
     url = reverse("event", args=[ev.slug])
-    html = live_part(request, head.key, "tournaments/public/_event_live.html", live, url=url, poll=ev.status == "live")
+    html = live_part(
+        request, "tournaments/public/_event_live.html", live, url=url, poll=ev.status == "live")
     context = {
         "event": ev,
         "groups": snap.stage_groups(Stage.SATURDAY),
@@ -56,15 +101,14 @@ def pair_pick(request, slug):
     return redirect("pair", slug, number)
 
 
-@event_page()
+@event_page(scope=_schedule_scope)
 def schedule(request, head):
     """Who plays whom at which table, one round at a time (``?kierros=N``; default the current round,
     which the page then follows as the event goes on)."""
     snap = head.snapshot()
     rounds = snap.rounds(Stage.SATURDAY)
     numbers = list(rounds)
-    chosen = _int(request.GET.get("kierros"))
-    current = chosen or snap.current_round() or (numbers[0] if numbers else 1)
+    chosen, current = _round_of(request, snap)
     if numbers and current not in rounds:
         raise Http404
     url = reverse("schedule", args=[snap.event.slug]) + (f"?kierros={chosen}" if chosen else "")
@@ -76,16 +120,15 @@ def schedule(request, head):
         }
 
     poll = snap.event.status == "live"
-    html = live_part(request, head.key, "tournaments/public/_schedule_live.html", live, url=url, poll=poll)
+    html = live_part(
+        request, "tournaments/public/_schedule_live.html", live, url=url, poll=poll)
     return render_live(request, "tournaments/public/schedule.html", {"event": snap.event}, html)
 
 
-@event_page()
+@event_page(scope=_group_scope)
 def group(request, head, name):
     snap = head.snapshot()
-    found = snap.group_named(name)  # Saturday A…P, Sunday 1…4
-    if found is None or found.stage not in (Stage.SATURDAY, Stage.SUNDAY):
-        raise Http404
+    found = _group_or_404(snap, name)
     table = snap.table(found.pk)
 
     def live():
@@ -93,11 +136,12 @@ def group(request, head, name):
 
     url = reverse("group", args=[snap.event.slug, found.name])
     poll = snap.event.status == "live"
-    html = live_part(request, head.key, "tournaments/public/_group_live.html", live, url=url, poll=poll)
+    html = live_part(
+        request, "tournaments/public/_group_live.html", live, url=url, poll=poll)
     return render_live(request, "tournaments/public/group.html", {"event": snap.event, "group": found}, html)
 
 
-@event_page()
+@event_page(scope=_match_scope)
 def match(request, head, match_id):
     snap = head.snapshot()
     found = snap.match(match_id)
@@ -115,11 +159,12 @@ def match(request, head, match_id):
 
     url = reverse("match", args=[snap.event.slug, found.pk])
     poll = snap.event.status == "live" and not found.outcome.finished
-    html = live_part(request, head.key, "tournaments/public/_match_live.html", live, url=url, poll=poll)
+    html = live_part(
+        request, "tournaments/public/_match_live.html", live, url=url, poll=poll)
     return render_live(request, "tournaments/public/match.html", {"event": snap.event, "match": found}, html)
 
 
-@event_page()
+@event_page(scope=_pair_scope)
 def pair(request, head, number):
     snap = head.snapshot()
     found = snap.pair_by_number(number)
@@ -139,5 +184,6 @@ def pair(request, head, number):
 
     url = reverse("pair", args=[snap.event.slug, found.number])
     poll = snap.event.status == "live"
-    html = live_part(request, head.key, "tournaments/public/_pair_live.html", live, url=url, poll=poll)
+    html = live_part(
+        request, "tournaments/public/_pair_live.html", live, url=url, poll=poll)
     return render_live(request, "tournaments/public/pair.html", {"event": snap.event, "pair": found}, html)

@@ -7,10 +7,11 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments import readmodel, services
+from tournaments.forms_results import confirmations
 from tournaments.models import Group, Match, Stage
 from tournaments.permissions import organiser_required
 from tournaments.prefetch import with_pairs
@@ -70,11 +71,68 @@ def history(request, event, match_id):
     return render(request, "tournaments/results/history.html", {"event": event, "match": match, "changes": changes})
 
 
+REVIEW_LABELS = {
+    "awaiting_acceptance": gettext_lazy("odottaa parien hyväksyntää"),
+    "awaiting_confirmation": gettext_lazy("odottaa vahvistusta"),
+    "corrected": gettext_lazy("korjattu, odottaa vahvistusta"),
+    "confirmed": gettext_lazy("vahvistettu"),
+    "playing": gettext_lazy("käynnissä"),
+    "scheduled": gettext_lazy("ei alkanut"),
+    "annulled": gettext_lazy("mitätöity"),
+}
+TO_DO = ("corrected", "awaiting_confirmation", "awaiting_acceptance")
+
+
 @organiser_required
 def overview(request, event):
-    """The organiser's results desk: every group with its matches, statuses and links, and play-offs."""
-    tables = readmodel.snapshot(event).stage_tables(Stage.SATURDAY)
-    return render(request, "tournaments/results/overview.html", {"event": event, "tables": tables, "section": "results"})
+    """The results desk: what awaits the pairs' acceptance or the organiser's confirmation (confirmed
+    from the list), then every group with its matches; filtered by round, group and state; its live part
+    refreshes itself (by conditional GET: nothing is sent while nothing changes)."""
+    snap = readmodel.snapshot(event)
+    rounds, group, state = _int(request.GET.get("kierros")), request.GET.get("lohko", ""), request.GET.get("tila", "")
+    acceptance = snap.event.require_acceptance
+
+    def shown(m) -> bool:
+        return (rounds is None or m.round == rounds) and (not group or (m.group and m.group.name == group)) and (
+            not state or m.review(acceptance) == state
+        )
+
+    matches = [m for m in snap.matches if shown(m)]
+    reviewed = [(m, m.review(acceptance)) for m in matches]
+    context = {
+        "event": event, "section": "results", "snap": snap, "labels": REVIEW_LABELS,
+        "to_do": [(m, r) for m, r in reviewed if r in TO_DO],
+        "counts": {r: sum(1 for m in snap.matches if m.review(acceptance) == r) for r in REVIEW_LABELS},
+        "tables": [t for t in (*snap.stage_tables(Stage.SATURDAY), *snap.stage_tables(Stage.SUNDAY))
+                   if not group or t.group.name == group],
+        "others": [m for m in matches if m.group is None],  # placement and team matches
+        "shown": {m.pk for m in matches},
+        "review": {m.pk: REVIEW_LABELS[r] for m, r in reviewed},
+        "rounds": sorted({m.round for m in snap.matches}), "groups": [g.name for g in snap.groups],
+        "filters": {"kierros": rounds, "lohko": group, "tila": state},
+        "live_url": request.get_full_path(),
+    }
+    template = "tournaments/results/_desk.html" if request.headers.get("HX-Request") else "tournaments/results/overview.html"
+    return render(request, template, context)
+
+
+@organiser_required
+@require_POST
+def confirm_many(request, event):
+    """Confirm the results ticked on the results desk (each at the version the desk showed)."""
+    confirmed, refused = 0, []
+    for match in Match.objects.filter(event=event, pk__in=list(confirmations(request.POST))):
+        try:
+            services.set_confirmed(match, True, version=confirmations(request.POST)[match.pk], user=request.user)
+            confirmed += 1
+        except services.ResultRefused as exc:
+            refused.append(f"{match.round}/{match.table}: {' '.join(exc.messages)}")
+    if confirmed:
+        messages.success(request, ngettext("%(n)s tulos vahvistettu.", "%(n)s tulosta vahvistettu.", confirmed) % {"n": confirmed})
+    for text in refused:
+        messages.error(request, text)
+    back = request.POST.get("back", "")
+    return redirect(back if back.startswith("/jarjestaja/") else reverse("organiser:results", args=[event.slug]))
 
 
 def _int(value) -> int | None:

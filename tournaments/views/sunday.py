@@ -81,7 +81,17 @@ def publish(request, event):
     return redirect("organiser:sunday", event.slug)
 
 
-@event_page()
+def _sunday_scope(request, snap):
+    return snap.fingerprint([m for t in snap.stage_tables(Stage.SUNDAY) for m in t.matches], list(snap.placements),
+                            {t.group.pk: snap.playoffs.get(t.group.pk) for t in snap.stage_tables(Stage.SUNDAY)})
+
+
+def _results_scope(request, snap):
+    return snap.fingerprint(snap.final_places, sorted(snap.top_places.items()),
+                            [(p.kind, p.at, p.digest) for p in snap.publications])
+
+
+@event_page(scope=_sunday_scope)
 def public_sunday(request, head):
     snap = head.snapshot()
 
@@ -90,11 +100,12 @@ def public_sunday(request, head):
 
     url = reverse("sunday", args=[snap.event.slug])
     poll = snap.event.status == "live"
-    html = live_part(request, head.key, "tournaments/sunday/_public_live.html", live, url=url, poll=poll)
+    html = live_part(
+        request, "tournaments/sunday/_public_live.html", live, url=url, poll=poll)
     return render_live(request, "tournaments/sunday/public.html", {"event": snap.event}, html)
 
 
-@event_page()
+@event_page(scope=_results_scope)
 def public_results(request, head):
     snap = head.snapshot()
 
@@ -106,5 +117,6 @@ def public_results(request, head):
 
     url = reverse("final_places", args=[snap.event.slug])
     poll = snap.event.status == "live" and not snap.complete
-    html = live_part(request, head.key, "tournaments/sunday/_results_live.html", live, url=url, poll=poll)
+    html = live_part(
+        request, "tournaments/sunday/_results_live.html", live, url=url, poll=poll)
     return render_live(request, "tournaments/sunday/results.html", {"event": snap.event}, html)
