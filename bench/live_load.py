@@ -337,6 +337,12 @@ def etag_version(etag: str | None) -> int | None:
     return int(found.group(1)) if found else None
 
 
+def header_version(headers) -> int | None:
+    """The results version an answer shows (``X-Tuppi-Version``; each page's ETag names only what it shows)."""
+    value = headers.get("X-Tuppi-Version") or headers.get("x-tuppi-version")
+    return int(value) if value and value.isdigit() else None
+
+
 # --- gunicorn ---------------------------------------------------------------------------------------
 
 
@@ -963,7 +969,7 @@ class Probe(threading.Thread):
                     self.etag = tag
                 else:
                     self.errors += 1
-                self.polls.append((start, end, status, etag_version(tag)))
+                self.polls.append((start, end, status, header_version(response_headers)))
             due += POLL_SECONDS
 
 

@@ -129,6 +129,9 @@ def conditional(key_of: Callable, *, personal: bool = True) -> Callable:
                 response = view(request, obj, **kwargs)
             if response.status_code in (200, 304):
                 response["ETag"] = tag
+                if hasattr(request, "live_version"):
+                    # the event's results version this answer shows (for clients and the load benchmark)
+                    response["X-Tuppi-Version"] = str(request.live_version)
                 # Revalidate every time; a whole page holds the visitor's CSRF token: never a shared cache.
                 patch_cache_control(response, no_cache=True, private=not partial)
                 patch_vary_headers(response, ["HX-Request"])
@@ -150,9 +153,12 @@ def event_page(kind: str | None = None, *, personal: bool = True, scope: Callabl
 
     def key_of(request, kwargs):
         found = head(kwargs.pop("slug"), kind=kind)
+        request.live_version = found.results_version
         if scope is None:
             return found.key, found
-        return f"{found.pk}.{found.created_at.timestamp():.6f}:{scope(request, found.snapshot(), **kwargs)}", found
+        snap = found.snapshot()
+        request.live_version = snap.version  # (a previous snapshot, while another process computes the new)
+        return f"{found.pk}.{found.created_at.timestamp():.6f}:{scope(request, snap, **kwargs)}", found
 
     return conditional(key_of, personal=personal)
 
