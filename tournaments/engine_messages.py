@@ -37,10 +37,57 @@ MESSAGES = {
         "Pisteet ovat tasan (%(total)s): merkitse voitosta pelatun jaon voittaja."
     ),
     "paper_deciding_deal_impossible": gettext_lazy(
-        "Voitosta pelattu jako ei täsmää: sen voittajan pisteiden on oltava suuremmat, ja se pelataan vasta "
-        "suunniteltujen jakojen jälkeen."
+        "Voitosta pelattu jako ei täsmää: pisteet olivat tasan ennen sitä ja sen pisteet lisätään "
+        "voittajalle, mutta ero %(margin)s ei ole mahdollinen voitosta pelatun jaon pistemäärä."
     ),
     "paper_conflict": gettext_lazy("Tuppi ja voitosta pelatun jaon voittaja ovat eri pareja."),
+    # Issue #16: the bounds a paper result must fit (scoring.match.paper_result).
+    "paper_too_many_deals": gettext_lazy(
+        "Kun suunniteltuja jakoja on %(deals_planned)s, jakoja voi olla enintään %(limit)s, nyt "
+        "%(deals_played)s: kesken oleva nousu pelataan loppuun, mutta alle 52 pisteen nousu kestää enintään "
+        "12 jakoa, koska jokainen jako nostaa sitä vähintään 4 pistettä."
+    ),
+    "paper_played_out_rise_too_small": gettext_lazy(
+        "Suunniteltujen %(deals_planned)s jaon jälkeen pelattiin vielä %(extra)s jakoa, joten loppuun "
+        "pelattu nousu oli vähintään %(minimum)s pistettä (jokainen jako nostaa sitä vähintään 4), mutta "
+        "suuremmat pisteet ovat %(higher)s."
+    ),
+    "paper_totals_too_low": gettext_lazy(
+        "Pisteet %(total_a)s–%(total_b)s ovat liian pienet %(deals_played)s jakoon: jokainen jako nostaa "
+        "nousua vähintään 4 pistettä tai pudottaa sen, joten pisteitä kertyy yhteensä vähintään %(minimum)s."
+    ),
+    "paper_total_too_high": gettext_lazy(
+        "%(deals_played)s jaossa nousupisteitä voi kertyä enintään %(points_max)s: alle 52 pisteen nousu on "
+        "enintään 48 pistettä ja päättyy putoamiseen, ja nousuja mahtuu enintään %(rises_max)s. Pisteet "
+        "%(total_a)s–%(total_b)s vaativat vähintään %(rises_needed)s nousua."
+    ),
+    "paper_tuppi_total_too_high": gettext_lazy(
+        "Pisteisiin %(total_a)s–%(total_b)s tarvitaan vähintään %(wins_needed)s voitettua jakoa tai "
+        "rangaistusta, niistä vähintään %(penalties_needed)s rangaistusta, mutta %(deals_played)s jakoon "
+        "mahtuu enintään %(penalties_max)s rangaistusta."
+    ),
+    "paper_deciding_deal_too_early": gettext_lazy(
+        "Voitosta pelattava jako pelataan vasta suunniteltujen %(deals_planned)s jaon jälkeen, nyt pelattu "
+        "%(deals_played)s."
+    ),
+    "paper_deciding_deal_too_late": gettext_lazy(
+        "Voitosta pelattu jako on viimeistään jako %(limit)s, nyt %(deals_played)s: kesken oleva nousu "
+        "kestää alle 52 pisteessä enintään 12 jakoa."
+    ),
+    "paper_deciding_level_impossible": gettext_lazy(
+        "Voitosta pelattu jako ei täsmää: ennen sitä pisteiden piti olla tasan %(level)s–%(level)s "
+        "%(deals_before)s jaon jälkeen."
+    ),
+    "paper_tuppi_needs_rise": gettext_lazy(
+        "Tuppirangaistus tai luovutus päättää vain kesken olevan ottelun, eikä ottelu voi olla kesken "
+        "%(deals_played)s jaon jälkeen pisteillä %(total_a)s–%(total_b)s. Tuppi on silloin vähintään 52 "
+        "pisteen nousu, mutta parin %(pair)s pisteet ovat %(total)s."
+    ),
+    "paper_result_unreachable": gettext_lazy(
+        "Tulosta %(total_a)s–%(total_b)s %(deals_played)s jaon jälkeen ei synny millään pöytäkirjalla, kun "
+        "suunniteltuja jakoja on %(deals_planned)s: pisteitä ei voi jakaa nousuiksi, jotka mahtuvat "
+        "pelattuihin jakoihin."
+    ),
 }
 
 
@@ -59,6 +106,10 @@ def message(exc: ScoringError) -> str:
         return exc.message
     values = {"deal": exc.deal, **exc.values}
     try:
-        return str(template) % values
+        text = str(template) % values
     except (KeyError, TypeError, ValueError):
         return exc.message
+    cause = exc.values.get("cause")
+    if isinstance(cause, ScoringError):  # a bound that the level totals before a deciding deal break
+        text = f"{text} {message(cause)}"
+    return text

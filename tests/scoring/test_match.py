@@ -421,13 +421,25 @@ def test_paper_deciding_deal():
     assert (r.winner, r.match_points) == (A, ByPair(4, 1))  # 20 > 4 × 4 = 16
 
 
+def test_paper_deciding_penalty_at_deal_n():
+    # 32–32 at the table after deal 16 of 16, then a points penalty of 4 to A: the engine lets a penalty
+    # decide (RULES.md §3, "applied as a deal won") and it has no deal number: 16 deals and a deciding winner
+    four = [R(A, 8, 5), R(B, 5, 8), R(B, 5, 8), R(A, 8, 5)]  # A 8 fell, B 8 fell: 8–8
+    state = fold([*four * 4, PointsPenalty(A, 4)], 16)
+    assert (state.totals, state.deals_played, state.deciding_deal) == (ByPair(36, 32), 16, True)
+    r = paper_result(36, 32, 16, 16, deciding_winner="A")
+    assert (r.winner, r.match_points) == (A, state.match_points)
+
+
 @pytest.mark.parametrize(
     ("args", "kw", "code"),
     [
         ((40, 40, 16, 16), {}, "paper_tie_needs_deciding_deal"),
         ((40, 36, 16, 15), {}, "paper_too_few_deals"),
         ((40, 44, 16, 17), {"deciding_winner": "A"}, "paper_deciding_deal_impossible"),
-        ((44, 40, 16, 16), {"deciding_winner": "A"}, "paper_deciding_deal_impossible"),
+        # a deciding deal before the 16 planned deals are played (issue #16; 44–40 after 16 deals is a
+        # 4-point penalty deciding the match, see test_paper_deciding_penalty_at_deal_n)
+        ((44, 40, 16, 15), {"deciding_winner": "A"}, "paper_deciding_deal_too_early"),
         ((60, 40, 16, 9), {"tuppi": "A", "deciding_winner": "B"}, "paper_conflict"),
         ((41, 40, 16, 16), {}, "paper_total_invalid"),
         ((-4, 40, 16, 16), {}, "paper_total_invalid"),
