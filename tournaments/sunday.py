@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import F
 from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -18,7 +19,7 @@ from scoring import schedule as schedule_core
 from scoring import sunday as sunday_core
 from scoring.errors import ScoringError
 from tournaments import publication, readmodel, services, versions
-from tournaments.models import Event, Group, GroupEntry, Match, SeedingCorrection, Stage
+from tournaments.models import Event, Group, GroupEntry, Match, Pair, SeedingCorrection, Stage
 from tournaments.signals import result_changed
 
 SATURDAY, SUNDAY, PLACEMENT = Stage.SATURDAY, Stage.SUNDAY, Stage.PLACEMENT
@@ -120,7 +121,9 @@ def _store_sunday(event: Event, groups) -> None:
         for name, members in zip(SUNDAY_NAMES, groups, strict=True)
         for slot, pair_id in enumerate(members, start=1)
     )
-    schedule = schedule_core.event_schedule(dict(zip(SUNDAY_NAMES, groups, strict=True)))
+    # RULES.md §5: each Sunday group plays a round robin "ordered as in §4": same-club pairs meet first.
+    clubs = dict(Pair.objects.filter(event=event).values_list("pk", "club_id"))
+    schedule = schedule_core.event_schedule(dict(zip(SUNDAY_NAMES, groups, strict=True)), clubs)
     Match.objects.bulk_create(
         Match(
             event=event, stage=SUNDAY, group=rows[m.group], round=m.round, table=m.table,
@@ -135,34 +138,78 @@ def _store_sunday(event: Event, groups) -> None:
 
 @transaction.atomic
 def create_placements(event: Event) -> int:
-    """Create every placement match whose pairs are known and that does not exist yet; returns how many.
+    """Keep the placement bracket in step with the results (RULES.md §5); returns how many matches it
+    created or re-placed.
 
-    Semifinals when all four Sunday groups are finished with their play-offs recorded; a tier's final
-    and third-place match when both of its semifinals have winners (RULES.md §5). Called after every
-    Sunday or placement result and play-off, so the bracket fills itself.
-    """
+    Semifinals once all four Sunday groups are finished with their play-offs recorded; a tier's final and
+    third-place match once both of its semifinals have winners. Called after every Sunday or placement
+    result and play-off, so the bracket fills itself, and follows corrections: a later match that has no
+    result yet gets its new pairs (or goes, when its pairs are no longer known); a correction that would
+    change a later match that already has a result is refused, naming the matches to clear first (the
+    caller's transaction, the correction with it, is undone)."""
     versions.lock(event.pk)
     snap = readmodel.build(event.pk, stages=(SUNDAY, PLACEMENT))
-    existing = snap.placements
-    have = {(m.tier, m.placement_round, m.slot) for m in existing}
-    new: list[sunday_core.PlacementMatch] = []
-    if not any(m.placement_round == "semi" for m in existing):
-        tables = snap.stage_tables(SUNDAY)
-        if len(tables) == 4 and all(t.finished and not t.playoff_needed for t in tables):
-            new.extend(sunday_core.placement_semis([[r.pair.pk for r in t.rows] for t in tables]))
-    else:
-        core = readmodel.placement_core(existing)
-        new.extend(m for m in sunday_core.placement_finals(core) if (m.tier, m.round, m.slot) not in have)
+    existing = {(m.tier, m.placement_round, m.slot): m for m in snap.placements}
+    wanted: dict[tuple[int, str, int], tuple[int, int]] = {}
+    tables = snap.stage_tables(SUNDAY)
+    if len(tables) == 4 and all(t.finished and not t.playoff_needed for t in tables):
+        semis = sunday_core.placement_semis([[r.pair.pk for r in t.rows] for t in tables])
+        wanted.update({(m.tier, m.round, m.slot): (m.a, m.b) for m in semis})
+        # a semifinal that keeps its pairs keeps its winner; one re-placed has none yet
+        played = [
+            sunday_core.PlacementMatch(
+                m.tier, m.round, m.slot, m.a, m.b,
+                _winner(existing.get((m.tier, m.round, m.slot)), (m.a, m.b)),
+            )
+            for m in semis
+        ]
+        wanted.update({(m.tier, m.round, m.slot): (m.a, m.b) for m in sunday_core.placement_finals(played)})
+    clash = [
+        m for key, m in existing.items()
+        if wanted.get(key) != (m.pair_a.pk, m.pair_b.pk) and m.outcome.status != Match.Status.SCHEDULED
+    ]
+    if clash:
+        raise services.ResultRefused(
+            _(
+                "Korjaus muuttaisi sijoitusottelujen pareja, mutta näissä otteluissa on jo tulos: %(matches)s. "
+                "Poista ensin niiden tulokset."
+            ) % {"matches": ", ".join(_placement_name(m) for m in clash)},
+            code="later_match_played",
+        )
+    changed = 0
+    for key, m in existing.items():
+        if key not in wanted:
+            Match.objects.filter(pk=m.pk).delete()
+            changed += 1
+        elif wanted[key] != (m.pair_a.pk, m.pair_b.pk):
+            a, b = wanted[key]
+            Match.objects.filter(pk=m.pk).update(pair_a_id=a, pair_b_id=b, version=F("version") + 1)
+            changed += 1
+    new = [(key, pairs) for key, pairs in wanted.items() if key not in existing]
     Match.objects.bulk_create(
         Match(
-            event=event, stage=PLACEMENT, round=1 if m.round == "semi" else 2,
-            table=2 * (m.tier - 1) + (m.slot if m.round == "semi" else (1 if m.round == "final" else 2)),
-            tier=m.tier, placement_round=m.round, slot=m.slot, pair_a_id=m.a, pair_b_id=m.b,
+            event=event, stage=PLACEMENT, round=1 if round_ == "semi" else 2,
+            table=2 * (tier - 1) + (slot if round_ == "semi" else (1 if round_ == "final" else 2)),
+            tier=tier, placement_round=round_, slot=slot, pair_a_id=a, pair_b_id=b,
             deals_planned=event.deals_placement,
         )
-        for m in new
+        for (tier, round_, slot), (a, b) in new
     )
-    return len(new)
+    return changed + len(new)
+
+
+def _winner(match, pairs: tuple[int, int]) -> int | None:
+    """The winner of a stored placement match, if it is still between ``pairs`` and decided."""
+    if match is None or (match.pair_a.pk, match.pair_b.pk) != pairs or not match.outcome.finished:
+        return None
+    return match.outcome.winner
+
+
+def _placement_name(m) -> str:
+    names = {"semi": _("välierä"), "final": _("loppuottelu"), "third": _("pronssiottelu")}
+    return _("sijat %(places)s %(round)s %(a)s – %(b)s") % {
+        "places": readmodel.TIER_PLACES[m.tier], "round": names[m.placement_round], "a": m.pair_a, "b": m.pair_b,
+    }
 
 
 @transaction.atomic
@@ -181,9 +228,39 @@ def publish(event: Event, user, *, confirm: dict[int, int] | None = None) -> Non
     publication.record_publication(event, user if getattr(user, "is_authenticated", False) else None)
 
 
+def follow_saturday(event: Event) -> bool:
+    """After a Saturday correction once the Sunday groups exist: if the Saturday tables now give other
+    Sunday groups by the chart, and Sunday has not started, form them again (True); once a Sunday result
+    exists such a correction is refused. An organiser's seeding correction stands: the chart is theirs
+    to correct again. While a Saturday group is unfinished again (a result being corrected), nothing moves."""
+    if not Group.objects.filter(event=event, stage=SUNDAY).exists() or event.seeding_corrections.exists():
+        return False
+    snap = readmodel.build(event.pk, stages=(SATURDAY,))
+    if saturday_blockers(snap):
+        return False
+    tables = snap.stage_tables(SATURDAY)
+    groups = sunday_core.sunday_groups({t.group.name: [r.pair.pk for r in t.rows] for t in tables}, len(tables))
+    if [list(g) for g in groups] == current_seeding(event):
+        return False
+    if sunday_started(event):
+        raise services.ResultRefused(
+            _(
+                "Korjaus muuttaisi sunnuntain lohkoja, mutta sunnuntain otteluissa on jo tuloksia. Poista ensin "
+                "sunnuntain tulokset tai korjaa sunnuntain sijoitus käsin."
+            ),
+            code="sunday_started",
+        )
+    _store_sunday(event, groups)
+    return True
+
+
 @receiver(result_changed)
-def _bracket_fills_itself(sender, match=None, group=None, **kwargs) -> None:
-    """After a Sunday or placement result, or a Sunday play-off, create the placement matches now known."""
+def _later_stages_follow(sender, match=None, group=None, **kwargs) -> None:
+    """After a result or a play-off: the Sunday groups follow a Saturday correction, the placement bracket
+    fills itself and follows a Sunday or placement correction."""
     stage = match.stage if match is not None else group.stage
-    if stage in (SUNDAY, PLACEMENT):
-        create_placements((match or group).event)
+    event = (match or group).event
+    if stage == SATURDAY and event.format == Event.Format.STANDARD:
+        follow_saturday(event)
+    elif stage in (SUNDAY, PLACEMENT):
+        create_placements(event)
