@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 MANAGE := $(PY) manage.py
 PG_URL ?= postgres://postgres@127.0.0.1:5432/tuppiliitto
 
-.PHONY: run test test-fast install lint messages pytest-sqlite pytest-postgres
+.PHONY: run venue test test-fast install lint messages pytest-sqlite pytest-postgres
 
 $(VENV)/.installed: pyproject.toml requirements.lock
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,12 @@ run: install
 	$(MANAGE) migrate --no-input -v 0
 	$(MANAGE) setup_demo
 	$(MANAGE) runserver 127.0.0.1:8000
+
+# An event from the organiser's laptop: the site on the local network (gunicorn, production settings,
+# SQLite), printouts pointing at the laptop's address. VENUE_ARGS: e.g. --address 192.168.1.20 --port 8080
+venue: install
+	./scripts/system-deps.sh
+	$(MANAGE) venue $(VENUE_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

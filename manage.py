@@ -7,6 +7,11 @@ import sys
 def main():
     """Run administrative tasks."""
     os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'tuppiliitto.settings')
+    if sys.argv[1:2] == ['venue']:
+        # The venue server runs with production settings and a secret key of its own (tuppiliitto/venue.py).
+        from tuppiliitto.venue import prepare_launcher
+
+        prepare_launcher(os.environ)
     try:
         from django.core.management import execute_from_command_line
     except ImportError as exc:

@@ -61,7 +61,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
-    "django_tables2",
     "django_htmx",
     "axes",
     "csp",
@@ -175,8 +174,6 @@ STORAGES = {
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
-
-DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 
 # Production hardening: on whenever debug is off, unless DJANGO_SECURE=0 says the site is served over
 # plain HTTP on a closed network.
