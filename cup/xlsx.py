@@ -13,12 +13,15 @@ black-and-white print still tells them apart. A legend under each ranking says s
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.page import PageMargins
+from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.worksheet import Worksheet
 
 from cup import services
@@ -35,11 +38,38 @@ COUNTED_FONT = Font(bold=True)
 UNCOUNTED_FONT = Font(italic=True, color="6B7785")
 NOTE_FONT = Font(italic=True)
 EVENT_COLUMN_WIDTH = 15
+DATE_FORMAT = "dd.mm.yyyy"  # a date cell (a real date, shown 12.09.2026, with no time of day)
+# Rows of default height that surely fit on one A4 landscape page with the margins below (about 33 do).
+ROWS_PER_PAGE = 30
 
 
 def to_bytes(workbook: Workbook) -> bytes:
     """The .xlsx file, every text cell stored as text, never as a formula (``tournaments.workbooks``)."""
     return workbooks.to_bytes(workbook)
+
+
+def print_setup(ws: Worksheet, *, title_rows: str | None = "1:1") -> None:
+    """How a sheet prints: A4 landscape, fitted to one page wide (as many pages tall as it takes), the
+    header row (``title_rows``) repeated at the top of every page, page numbers in the footer."""
+    ws.page_setup.paperSize = ws.PAPERSIZE_A4
+    ws.page_setup.orientation = ws.ORIENTATION_LANDSCAPE
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0  # no limit: one page wide, as many pages tall as the rows need
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.page_margins = PageMargins(left=0.5, right=0.5, top=0.6, bottom=0.6, header=0.3, footer=0.3)
+    if title_rows:
+        ws.print_title_rows = title_rows
+    ws.oddFooter.left.text = "&A"
+    ws.oddFooter.right.text = "&P / &N"
+
+
+def date_cell(ws: Worksheet, row: int, col: int, day: dt.date | dt.datetime | None):
+    """A date as a spreadsheet date (a number the program can sort and count with) shown as a date only."""
+    if isinstance(day, dt.datetime):
+        day = day.date()
+    cell = ws.cell(row=row, column=col, value=day)
+    cell.number_format = DATE_FORMAT
+    return cell
 
 
 def number(points: Decimal) -> int | float:
@@ -108,6 +138,7 @@ def _ranking_sheet(ws: Worksheet, cup: services.SeasonCup, rows, *, pairs: bool)
     ]
     tail = [_("Lasketut kisat"), _("Sijat (lasketut)"), _("Otteluvoitot (lasketut)")]
     _header(ws, fixed + [_event_header(c) for c in cup.columns] + tail)
+    print_setup(ws)
     first_event = len(fixed) + 1
     after = first_event + len(cup.columns)
     for r, row in enumerate(rows, start=2):
@@ -156,6 +187,7 @@ def _clubs_sheet(ws: Worksheet, cup: services.SeasonCup) -> None:
             _("Pelaajat ja lasketut pisteet"),
         ],
     )
+    print_setup(ws)
     for r, club in enumerate(cup.clubs, start=2):
         ws.cell(row=r, column=1, value=club.rank_label)
         ws.cell(row=r, column=2, value=club.club.name)
@@ -194,7 +226,7 @@ def _clubs_sheet(ws: Worksheet, cup: services.SeasonCup) -> None:
         for note in cup.transfers:
             r += 1
             t = note.transfer
-            ws.cell(row=r, column=1, value=t.confirmed_on).number_format = "dd.mm.yyyy"
+            date_cell(ws, r, 1, t.confirmed_on)
             ws.cell(row=r, column=2, value=t.player.full_name)
             ws.cell(row=r, column=3, value=t.from_club.name)
             ws.cell(row=r, column=4, value=t.to_club.name)
@@ -210,6 +242,7 @@ def _events_sheet(ws: Worksheet, cup: services.SeasonCup) -> None:
         ws,
         [_("Nro"), _("Päivä"), _("Kisa"), _("Laji"), _("Paino"), _("Tulokset"), _("Pareja"), _("Voittajat")],
     )
+    print_setup(ws)
     winners: dict[int, list[str]] = {}
     for row in cup.pairs:
         for i, cell in enumerate(row.cells):
@@ -218,7 +251,7 @@ def _events_sheet(ws: Worksheet, cup: services.SeasonCup) -> None:
     for r, column in enumerate(cup.columns, start=2):
         event = column.event
         ws.cell(row=r, column=1, value=column.number)
-        ws.cell(row=r, column=2, value=event.starts_on).number_format = "dd.mm.yyyy"
+        date_cell(ws, r, 2, event.starts_on)
         ws.cell(row=r, column=3, value=event.name)
         ws.cell(row=r, column=4, value=event.get_kind_display())
         weight = ws.cell(row=r, column=5, value=number(column.weight))
@@ -294,6 +327,7 @@ def _places_sheet(ws: Worksheet, event: Event, snap: readmodel.EventSnapshot) ->
             _("Cup-pisteet pelaajaa kohden"),
         ],
     )
+    print_setup(ws)
     ws.freeze_panes = "A2"
     if places is None:
         ws.cell(row=2, column=3, value=_("Sijat eivät ole vielä ratkenneet.")).font = NOTE_FONT
@@ -326,8 +360,17 @@ def _places_sheet(ws: Worksheet, event: Event, snap: readmodel.EventSnapshot) ->
 
 
 def _groups_sheet(ws: Worksheet, tables) -> None:
+    # Printing: every group starts with its title and header row, and a group is never split over two
+    # pages (a page break goes before a group that would not fit), so every printed page begins with a
+    # group's header row; a repeated first header would name no group.
+    print_setup(ws, title_rows=None)
     r = 1
+    page_top = 1
     for t in tables:
+        height = 2 + len(t.rows) + len(t.withdrawn)
+        if r > page_top and r + height - page_top > ROWS_PER_PAGE:
+            ws.row_breaks.append(Break(id=r - 1))
+            page_top = r
         ws.cell(row=r, column=1, value=str(t.group)).font = TITLE_FONT
         r += 1
         _header(
