@@ -27,6 +27,9 @@ class TeamsConfig(AppConfig):
 
         extensions.register_event_payload(Event.Kind.SM_TEAM, api.event_extra)
         extensions.register_final_places(Event.Kind.SM_TEAM, services.final_places)
+        extensions.register_organiser_home(
+            Event.Kind.SM_TEAM, lambda slug: reverse("teams_organiser:overview", args=[slug])
+        )
         extensions.register_match_back_link(
             Stage.TEAM,
             lambda match: (

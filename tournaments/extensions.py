@@ -86,3 +86,20 @@ def match_back_link(match) -> tuple[str, str]:
     if found is not None:
         return found(match)
     return match.event.name, reverse("organiser:results", args=[match.event.slug])
+
+
+_organiser_homes: dict[str, Callable] = {}
+
+
+def register_organiser_home(kind: str, home: Callable) -> None:
+    """``home(slug) -> url``: where an organiser of an event of that kind works (the team pages)."""
+    _organiser_homes[kind] = home
+
+
+def organiser_home(event) -> str:
+    found = _organiser_homes.get(event.kind)
+    return found(event.slug) if found else reverse("organiser:event", args=[event.slug])
+
+
+def has_organiser_home(kind: str) -> bool:
+    return kind in _organiser_homes

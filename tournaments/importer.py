@@ -422,8 +422,11 @@ def _match_player(result, position, player, by_number, by_name, entered) -> None
 def save_rows(event: Event, results: list[RowResult]) -> int:
     """Create the pairs of the good rows (and their new players) in one transaction; returns how many.
 
-    Raises ``ValidationError`` and saves nothing when any pair is refused.
+    Raises ``ValidationError`` and saves nothing when any pair is refused. A team competition's pairs are
+    entered with their teams, not imported.
     """
+    if event.kind == Event.Kind.SM_TEAM:
+        raise ValidationError(_("Joukkuekisan parit kirjataan joukkueineen joukkuekisan sivulla."), code="team_event")
     good = [r for r in results if r.ok]
     ids = {p.player_id for r in good for p in r.players if p.player_id is not None}
     players = Player.objects.in_bulk(ids)

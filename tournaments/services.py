@@ -135,7 +135,9 @@ def _real(user):
 @transaction.atomic
 def withdraw_absent(event: Event, user=None) -> int:
     """The morning check-in: every pair not marked present is withdrawn (each kept in the history).
-    Only before the draw."""
+    Only before the draw, and not in a team competition (its teams are its entries)."""
+    if event.kind == Event.Kind.SM_TEAM:
+        raise ValidationError(_("Joukkuekisassa ei ole aamun ilmoittautumista."), code="team_event")
     if event.drawn_at is not None:
         raise ValidationError(_("Lohkot on jo arvottu."), code="drawn")
     versions.lock(event.pk)

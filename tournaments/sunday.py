@@ -58,6 +58,8 @@ def sunday_started(event: Event) -> bool:
 def advance(event: Event, user) -> None:
     """Form the four Sunday groups from the Saturday tables by the seeding chart and schedule them."""
     event = versions.lock(event.pk)
+    if event.kind == Event.Kind.SM_TEAM:
+        raise ValidationError(_("Joukkuekisassa ei ole sunnuntain lohkoja."), code="team_event")
     if event.format != Event.Format.STANDARD:
         raise ValidationError(_("Yksivaiheisessa kisassa ei ole sunnuntain lohkoja."), code="one_stage")
     if Group.objects.filter(event=event, stage=SUNDAY).exists():

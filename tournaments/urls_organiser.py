@@ -3,10 +3,13 @@
 
 from django.urls import include, path
 
+from tournaments.permissions import pair_event_only
 from tournaments.views import entries, organiser, printouts, results, scoresheet, sunday
 from tournaments.views.scoresheet import organiser_sheet
 
 app_name = "organiser"
+
+pair_only = pair_event_only  # a step only pair events have: a team competition leads to its own pages
 
 sheet_urls = [
     path("", organiser_sheet(scoresheet.show), name="match"),
@@ -27,21 +30,21 @@ event_urls = [
     path("parit/", entries.pairs, name="pairs"),
     path("parit/<int:pair_id>/luovu/", entries.pair_withdraw, name="pair_withdraw"),
     path("parit/<int:pair_id>/palaa/", entries.pair_undo_withdraw, name="pair_undo_withdraw"),
-    path("tuonti/", entries.import_entries, name="import"),
-    path("ilmoittautuminen/", entries.checkin, name="checkin"),
+    path("tuonti/", pair_only(entries.import_entries), name="import"),
+    path("ilmoittautuminen/", pair_only(entries.checkin), name="checkin"),
     # the draw
-    path("arvonta/", organiser.draw, name="draw"),
-    path("arvonta/vaihda/", organiser.swap, name="swap"),
+    path("arvonta/", pair_only(organiser.draw), name="draw"),
+    path("arvonta/vaihda/", pair_only(organiser.swap), name="swap"),
     # results
     path("tulokset/", results.overview, name="results"),
     path("tulokset/vahvista/", results.confirm_many, name="confirm_many"),
     path("ottelut/<int:match_id>/", include(sheet_urls)),
     path("lohkot/<int:group_id>/uusinta/", results.playoff, name="playoff"),
     # Sunday and publication
-    path("sunnuntai/", sunday.organiser_sunday, name="sunday"),
-    path("sunnuntai/eteneminen/", sunday.advance, name="advance"),
-    path("sunnuntai/sijoitus/", sunday.correct, name="seeding"),
-    path("sunnuntai/julkaise/", sunday.publish, name="publish"),
+    path("sunnuntai/", pair_only(sunday.organiser_sunday), name="sunday"),
+    path("sunnuntai/eteneminen/", pair_only(sunday.advance), name="advance"),
+    path("sunnuntai/sijoitus/", pair_only(sunday.correct), name="seeding"),
+    path("sunnuntai/julkaise/", pair_only(sunday.publish), name="publish"),
     # printouts
     path("tulosteet/", printouts.printouts, name="printouts"),
     path("tulosteet/poytakirjat-<str:stage>-<int:round>.pdf", printouts.round_sheets, name="round_sheets"),

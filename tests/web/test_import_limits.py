@@ -1,12 +1,11 @@
 """Bounded imports: an .xlsx that inflates beyond what a 500-row entry list needs (uncompressed size,
-XML elements, cells, shared strings) is refused with a Finnish message within 2 s and 100 MB, before
-openpyxl parses it, through the page as through ``importer.read_rows``."""
+XML elements, cells, shared strings) is refused with a Finnish message before openpyxl parses it, never
+holding 100 MB (memory, not time: a busy machine moves a time, not the work done), through the page as through ``importer.read_rows``."""
 
 from __future__ import annotations
 
 import io
 import struct
-import time
 import tracemalloc
 import zipfile
 
@@ -76,17 +75,15 @@ class Upload(io.BytesIO):
 
 
 def refused_quickly(data: bytes) -> str:
-    """``read_rows`` refuses ``data``; returns the message, asserting under 2 s and 100 MB."""
+    """``read_rows`` refuses ``data``; returns the message, asserting it never held 100 MB (the refusal
+    comes before the file is inflated: a measure of work that, unlike a time, a busy machine cannot move)."""
     tracemalloc.start()
-    started = time.perf_counter()
     try:
         with pytest.raises(importer.ImportFileError) as refusal:
             importer.read_rows(Upload(data))
-        elapsed = time.perf_counter() - started
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert elapsed < 2, elapsed
     assert peak < 100 * 1024 * 1024, peak
     return str(refusal.value)
 
@@ -133,32 +130,36 @@ def test_an_entity_declaration_is_refused():
 
 def test_a_huge_declared_dimension_does_not_slow_reading():
     # <dimension ref="A1:XFD1048576"> would have read-only openpyxl pad every row to 16,384 columns
-    rows = b'<row r="1"><c r="A1" t="inlineStr"><is><t>pelaaja1_etunimi</t></is></c></row>'
+    rows = b"".join(
+        b'<row r="%d"><c r="A%d" t="inlineStr"><is><t>pelaaja1_etunimi</t></is></c></row>' % (i, i)
+        for i in range(1, 21)
+    )
     data = replace_member(
         SHEET, [NS, b'<dimension ref="A1:XFD1048576"/><sheetData>', rows, b"</sheetData></worksheet>"]
     )
-    started = time.perf_counter()
-    with pytest.raises(importer.ImportFileError, match="puuttuvat sarakkeet"):
-        importer.read_rows(Upload(data))
-    assert time.perf_counter() - started < 2
+    tracemalloc.start()
+    try:
+        with pytest.raises(importer.ImportFileError, match="puuttuvat sarakkeet"):
+            importer.read_rows(Upload(data))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # read to the declared width, 20 rows of 16,384 cells take some 4 MB; read to the columns used, 0.2 MB
+    assert peak < 2 * 1024 * 1024, peak
 
 
 def test_a_500_row_entry_list_is_still_read():
     rows = [HEADER.split(";")] + [
         [f"Etu{i}", f"Suku{i}", f"{1000 + i}", f"Toinen{i}", f"Pari{i}", f"{5000 + i}", "SoTK"] for i in range(500)
     ]
-    started = time.perf_counter()
     read = importer.read_rows(Upload(base_workbook(rows)))
     assert len(read) == 500 and read[-1][1]["pelaaja2_sukunimi"] == "Pari499"
-    assert time.perf_counter() - started < 2
 
 
 def test_the_page_says_so(logged_in, make_event, organiser):
     event = make_event()
     event.organisers.add(organiser)
     upload = SimpleUploadedFile("pommi.xlsx", sheet_bomb(100))
-    started = time.perf_counter()
     response = logged_in.post(reverse("organiser:import", args=[event.slug]), {"file": upload})
-    assert time.perf_counter() - started < 2
     assert response.status_code == 200
     assert "Tiedosto on purettuna liian suuri ilmoittautumislistaksi (yli 10 Mt)." in response.content.decode()

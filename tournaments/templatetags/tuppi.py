@@ -4,6 +4,7 @@ from django import template
 from django.utils.translation import gettext as _
 
 from scoring.match import PENALTY_POINTS
+from tournaments import extensions
 from tournaments.results import MARKS, SHORT_LABELS, decided_by_label
 
 register = template.Library()
@@ -39,3 +40,9 @@ def get_item(mapping, key):
         return mapping.get(key)
     except AttributeError:
         return None
+
+
+@register.simple_tag
+def organiser_home(event) -> str:
+    """Where the organiser of an event of another app's kind works (the team competition's pages)."""
+    return extensions.organiser_home(event)
