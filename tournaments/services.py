@@ -79,6 +79,54 @@ def set_checked_in(pair: Pair, present: bool) -> None:
 
 
 @transaction.atomic
+def replace_player(pair: Pair, position: int, new_player: Player, user=None) -> Player:
+    """Put ``new_player`` in ``pair`` in place of its player at ``position`` (1 or 2), before the draw.
+
+    Refuses after the draw (the groups were drawn with these names), and a player already in a pair of
+    this event (this pair included). In a cup event the season clubs follow (RULES.md §7): the new
+    player's first cup event of the season may be this one, and the replaced player's season club is
+    fixed again by their next entry, if any. Returns the replaced player."""
+    event = versions.lock(pair.event_id)
+    if event.drawn_at is not None:
+        raise ValidationError(_("Lohkot on jo arvottu: parin pelaajaa ei voi enää vaihtaa."), code="drawn")
+    if position not in (1, 2):
+        raise ValidationError(_("Valitse vaihdettava pelaaja."), code="position")
+    member = PairMember.objects.select_for_update().select_related("player").get(pair=pair, position=position)
+    taken = PairMember.objects.filter(event=event, player=new_player).select_related("pair").first()
+    if taken is not None:
+        raise ValidationError(
+            _("%(name)s on jo parissa %(number)d tässä kisassa.")
+            % {"name": new_player.full_name, "number": taken.pair.number},
+            code="already_entered",
+        )
+    old = member.player
+    member.player = new_player
+    try:
+        with transaction.atomic():
+            member.save(update_fields=["player"])
+    except IntegrityError as exc:  # a concurrent entry of the same player
+        raise ValidationError(_("Pelaaja on jo toisessa parissa tässä kisassa."), code="already_entered") from exc
+    if event.is_cup_event:
+        SeasonClub.objects.get_or_create(
+            season=event.season, player=new_player, defaults={"club": pair.club, "first_event": event}
+        )
+        if SeasonClub.objects.filter(season=event.season, player=old, first_event=event).delete()[0]:
+            later = (
+                PairMember.objects.filter(
+                    player=old, event__season=event.season, event__kind__in=Event.CUP_KINDS
+                )
+                .select_related("pair__club", "event")
+                .order_by("event__starts_on", "event_id")
+                .first()
+            )
+            if later is not None:
+                SeasonClub.objects.create(
+                    season=event.season, player=old, club=later.pair.club, first_event=later.event
+                )
+    return old
+
+
+@transaction.atomic
 def withdraw_pair(pair: Pair, user=None) -> int:
     """Withdraw a pair. Before it has finished its group, all its group matches are annulled: kept, shown
     struck through, counted nowhere (RULES.md §4). The withdrawal is kept (who, when, which matches it

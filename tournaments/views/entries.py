@@ -26,6 +26,7 @@ from tournaments import importer, services
 from tournaments.forms_entries import ImportForm, PairForm, PlayerPickForm
 from tournaments.models import Event, Pair, PairMember, Player, Withdrawal
 from tournaments.permissions import organiser_required
+from tournaments.search import fold, folded
 
 SEARCH_LIMIT = 15
 SEARCH_MIN_LENGTH = 2
@@ -49,21 +50,22 @@ def _entered(event: Event) -> dict[int, int]:
 
 
 def search_players(query: str, limit: int = SEARCH_LIMIT) -> list[Player]:
-    """Players whose first name, last name or member number contains every word of ``query``."""
+    """Players whose first name, last name or member number contains every word of ``query``, without
+    regard to case or diacritics ("kivela" finds Kivelä: ``tournaments.search``)."""
     words = query.split()
     if len(query.strip()) < SEARCH_MIN_LENGTH or not words:
         return []
     condition = Q()
     for word in words[:4]:
-        # SQLite ignores case for ASCII letters only; also ask for the common spellings of Ä, Ö and Å.
-        spellings = {word, word.lower(), word.capitalize(), word.upper()}
-        matches_word = Q()
-        for spelling in spellings:
-            matches_word |= Q(first_name__icontains=spelling) | Q(last_name__icontains=spelling)
-        matches_word |= Q(member_number__startswith=word)
-        condition &= matches_word
+        plain = fold(word)
+        condition &= (
+            Q(first_folded__icontains=plain) | Q(last_folded__icontains=plain) | Q(member_number__startswith=word)
+        )
     return list(
-        Player.objects.filter(condition).select_related("club").order_by("last_name", "first_name")[:limit]
+        Player.objects.alias(first_folded=folded("first_name"), last_folded=folded("last_name"))
+        .filter(condition)
+        .select_related("club")
+        .order_by("last_name", "first_name")[:limit]
     )
 
 
@@ -86,8 +88,14 @@ def _mark_entered(players: list[Player], entered: dict[int, int]) -> None:
 @organiser_required
 def pairs(request, event):
     drawn = event.drawn_at is not None
-    searching = request.method == "POST" and "search" in request.POST
-    if request.method == "POST" and not searching:
+    replacing = request.method == "POST" and request.POST.get("action") == "replace"
+    replace = {"member": request.GET.get("vaihda", "")[:40], "query": "", "players": [], "picked_id": None}
+    if replacing:
+        replace = _replace(request, event, drawn)
+        if isinstance(replace, HttpResponse):
+            return replace
+    searching = request.method == "POST" and "search" in request.POST and not replacing
+    if request.method == "POST" and not searching and not replacing:
         if drawn:
             messages.error(request, _("Lohkot on jo arvottu: uusia pareja ei voi enää lisätä."))
             return redirect("organiser:pairs", event.slug)
@@ -146,8 +154,57 @@ def pairs(request, event):
         "pairs": pair_list,
         "active_count": sum(1 for p in pair_list if p.active),
         "withdrawn_count": sum(1 for p in pair_list if not p.active),
+        "replace": replace,
+        "members": [
+            (f"{pair.pk}:{position}", pair.number, player.full_name)
+            for pair in pair_list
+            if pair.active
+            for position, player in enumerate(pair.players, start=1)
+        ],
     }
     return render(request, "tournaments/organiser/entries/pairs.html", context)
+
+
+def _replace(request, event, drawn):
+    """The replace-a-player form: its search (``search``), or the replacement itself
+    (``services.replace_player``). Returns a redirect when done, else what the form shows again."""
+    post = request.POST
+    query = post.get("r-q", "")[:100]
+    state = {
+        "member": post.get("member", "")[:40],
+        "query": query,
+        "players": search_players(query),
+        "picked_id": _id(post.get("r-player")),
+        "errors": [],
+    }
+    if "search" not in post:
+        if drawn:
+            messages.error(request, _("Lohkot on jo arvottu: parin pelaajaa ei voi enää vaihtaa."))
+            return redirect("organiser:pairs", event.slug)
+        pair_id, _sep, position = state["member"].partition(":")
+        pair = Pair.objects.filter(pk=_id(pair_id) or 0, event=event).first()
+        position = _id(position)
+        new_player = Player.objects.filter(pk=state["picked_id"] or 0).select_related("club").first()
+        if pair is None or position not in (1, 2):
+            state["errors"].append(_("Valitse vaihdettava pelaaja."))
+        if new_player is None:
+            state["errors"].append(_("Valitse uusi pelaaja haun tuloksista."))
+        if not state["errors"]:
+            try:
+                old = services.replace_player(pair, position, new_player, request.user)
+            except ValidationError as exc:
+                state["errors"].extend(exc.messages)
+            else:
+                messages.success(
+                    request,
+                    _("Parin %(number)d pelaaja vaihdettu: %(old)s → %(new)s.")
+                    % {"number": pair.number, "old": old.full_name, "new": new_player.full_name},
+                )
+                return redirect(f"{reverse('organiser:pairs', args=[event.slug])}#pari-{pair.number}")
+        if new_player is not None and new_player not in state["players"]:
+            state["players"].insert(0, new_player)
+    _mark_entered(state["players"], _entered(event))
+    return state
 
 
 def _add_pair(event, player_forms, pair_form) -> Pair | None:
@@ -244,15 +301,17 @@ def _back(request, event):
 def player_search(request):
     """An HTML fragment: the players matching ``q`` (by name or member number), at most 15.
 
-    ``slot`` (1 or 2) makes the results radio buttons for that player of the add-pair form; ``kisa``
+    ``slot`` (1 or 2) makes the results radio buttons for that player of the add-pair form (``r``: for
+    the new player of the replace-a-player form, without the "new player" choice); ``kisa``
     (an event's slug) marks the players already entered in that event.
     """
     user = request.user
     if not (user.is_superuser or user.organised_events.exists()):
         raise PermissionDenied
     slot = request.GET.get("slot", "")
-    slot = slot if slot in ("1", "2") else ""
-    query = request.GET.get("q") or (request.GET.get(f"p{slot}-q", "") if slot else "")
+    slot = slot if slot in ("1", "2", "r") else ""
+    field = "r-q" if slot == "r" else f"p{slot}-q"
+    query = request.GET.get("q") or (request.GET.get(field, "") if slot else "")
     query = query[:100]
     entered = {}
     event = (
@@ -371,6 +430,25 @@ def _accept_import(request, event, stored):
 # The morning check-in --------------------------------------------------------------------------------
 
 
+def _add_search_text(pair: Pair) -> Pair:
+    """What the check-in search looks in (number, players, club), folded as the search folds: the page's
+    script filters the list by it as the organiser types (static/js/filter.js)."""
+    words = [str(pair.number), *(p.full_name for p in pair.players), pair.club.name]
+    pair.search_text = fold(" ".join(words)).lower()
+    return pair
+
+
+def pair_matches(pair: Pair, query: str) -> bool:
+    """The check-in search without the script: a number finds that pair, words find the pairs whose
+    players or club contain every one of them (diacritics ignored)."""
+    query = query.strip()
+    if not query:
+        return True
+    if query.isdigit():
+        return pair.number == int(query)
+    return all(word in pair.search_text for word in fold(query).lower().split())
+
+
 def _checkin_counts(event: Event) -> dict[str, int]:
     return event.pairs.filter(withdrawn_at__isnull=True).aggregate(
         total=Count("id"), present=Count("id", filter=Q(checked_in=True))
@@ -405,11 +483,18 @@ def checkin(request, event):
     pair_list = list(_pairs_with_players(event))
     active = [p for p in pair_list if p.active]
     absent = [p for p in active if not p.checked_in]
+    for pair in pair_list:
+        _add_search_text(pair)
+    query = request.GET.get("haku", "")[:100].strip()
+    for pair in active:  # the search hides the others (the script can show them again as one types)
+        pair.filtered_out = not pair_matches(pair, query)
     context = {
         "event": event,
         "section": "checkin",
         "drawn": drawn,
         "pairs": active,
+        "query": query,
+        "found": sum(1 for p in active if not p.filtered_out),
         "withdrawn": [p for p in pair_list if not p.active],
         "absent": absent,
         "counts": {"total": len(active), "present": len(active) - len(absent)},
@@ -433,7 +518,7 @@ def _toggle(request, event, drawn):
     services.set_checked_in(pair, request.POST.get("present") == "1")
     if not request.htmx:
         return redirect(f"{reverse('organiser:checkin', args=[event.slug])}#pari-{pair.number}")
-    pair = _pairs_with_players(event).get(pk=pair.pk)
+    pair = _add_search_text(_pairs_with_players(event).get(pk=pair.pk))
     context = {"event": event, "pair": pair, "drawn": drawn, "counts": _checkin_counts(event), "oob": True}
     html = render_to_string("tournaments/organiser/entries/_checkin_row.html", context, request=request)
     html += render_to_string("tournaments/organiser/entries/_checkin_count.html", context, request=request)
