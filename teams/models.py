@@ -200,3 +200,33 @@ class PairMatchLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team_match_id}/{self.order}: {self.match_id}"
+
+
+class TeamMatchChange(models.Model):
+    """The history of a team match before its pairs sit down: each declaration (by the leader's link or
+    the organiser), the organiser reopening the orders, the start and an undone start. ``detail`` keeps
+    what was declared or reopened as it was then: ``{"orders": {team id: {"pairs": [3 names],
+    "substitute": name, "substitute_for": name}}}``; names, so that the history reads the same after a
+    team changes. A declaration's detail is shown only once both orders are visible (hidden orders)."""
+
+    class Action(models.TextChoices):
+        DECLARED = "declared", _("järjestys ilmoitettu")
+        REOPENED = "reopened", _("järjestykset avattu uudelleen")
+        STARTED = "started", _("ottelu aloitettu")
+        START_CANCELLED = "start_cancelled", _("aloitus peruttu")
+
+    team_match = models.ForeignKey(TeamMatch, on_delete=models.CASCADE, related_name="changes")
+    team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    action = models.CharField(max_length=16, choices=Action.choices)
+    at = models.DateTimeField(auto_now_add=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    via_link = models.BooleanField(default=False)
+    detail = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["team_match", "at", "pk"]
+        verbose_name = _("joukkueottelun muutos")
+        verbose_name_plural = _("joukkueottelun muutokset")
+
+    def __str__(self) -> str:
+        return f"{self.team_match_id} {self.action} {self.at:%Y-%m-%d %H:%M}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from teams import results
-from tournaments.printing import render_pdf, scoresheets_pdf
+from tournaments.printing import qr_png, render_pdf, scoresheets_pdf
 
 
 def bracket_pdf(comp: results.Competition) -> bytes:
@@ -29,3 +29,13 @@ def team_match_sheets_pdf(comp: results.Competition, row, link_base: str) -> byt
         "b": row.team_b.name,
     }
     return scoresheets_pdf(row.pair_matches, link_base, title)
+
+
+def leader_links_pdf(event, teams: list, link) -> bytes:
+    """Every team's leader with the secret link and its QR code, one cut-out slip a team; ``link(team)``
+    gives the address."""
+    for team in teams:
+        team.link = link(team)
+        team.qr = qr_png(team.link)
+    context = {"event": event, "teams": teams, "title": _("Joukkueenjohtajien linkit")}
+    return render_pdf("teams/print/leaders.html", context)

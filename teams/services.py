@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from scoring import draw as draw_core
 from scoring import knockout
 from teams import results
-from teams.models import PairMatchLink, Team, TeamMatch, TeamOrder, TeamPair, TeamRound
+from teams.models import PairMatchLink, Team, TeamMatch, TeamMatchChange, TeamOrder, TeamPair, TeamRound
 from tournaments import publication, versions
 from tournaments import services as tournament_services
 from tournaments.models import Club, Event, Match, Pair, PairMember, Player, SeasonClub, Stage
@@ -379,6 +379,26 @@ def name_substitute(team: Team, player: Player | None, actor: Actor) -> Team:
 # --- declarations and starting a team match -------------------------------------------------------------
 
 
+def _real_user(user):
+    return user if user is not None and getattr(user, "is_authenticated", False) else None
+
+
+def order_detail(order: TeamOrder) -> dict:
+    """An order as the history keeps it: the pairs' names in order, and the substitute if he plays."""
+    pairs = Pair.objects.in_bulk(order.pair_ids)
+    detail = {"pairs": [pairs[pk].full_name for pk in order.pair_ids]}
+    if order.substitute_for_id is not None:
+        detail["substitute"] = order.substitute.full_name
+        detail["substitute_for"] = order.substitute_for.full_name
+    return detail
+
+
+def _record(row: TeamMatch, action: str, user=None, *, team=None, via_link=False, detail=None) -> None:
+    TeamMatchChange.objects.create(
+        team_match=row, team=team, action=action, by=_real_user(user), via_link=via_link, detail=detail or {}
+    )
+
+
 def orders_locked(row: TeamMatch) -> bool:
     """Both teams have declared (or the match has started): neither order can change any more, and each
     team may now see the other's."""
@@ -432,11 +452,36 @@ def declare_order(
             "pair_3_id": pair_ids[2],
             "substitute": substitute,
             "substitute_for": substitute_for,
-            "declared_by": actor.user if actor.user is not None and actor.user.is_authenticated else None,
+            "declared_by": _real_user(actor.user),
             "via_link": actor.via_link,
         },
     )
+    _record(
+        row, TeamMatchChange.Action.DECLARED, actor.user, team=team, via_link=actor.via_link,
+        detail={"orders": {str(team.pk): order_detail(order)}},
+    )
     return order
+
+
+@transaction.atomic
+def reopen_orders(row: TeamMatch, user) -> int:
+    """The organiser reopens a team match's declarations before it starts (a leader declared the wrong
+    order, or an undone start must be declared again): both orders are removed, kept in the history as
+    they were, and each leader declares again. Returns how many orders were reopened."""
+    event = _locked(row.event)
+    _refuse_if_published(event)
+    row = TeamMatch.objects.select_for_update().get(pk=row.pk)
+    if row.started_at is not None:
+        raise ValidationError(
+            _("Ottelu on jo alkanut: peru ensin aloitus, jos järjestykset on avattava."), code="started"
+        )
+    orders = list(TeamOrder.objects.filter(team_match=row).select_related("substitute", "substitute_for"))
+    if not orders:
+        raise ValidationError(_("Kumpikaan joukkue ei ole vielä ilmoittanut järjestystään."), code="none")
+    detail = {"orders": {str(o.team_id): order_detail(o) for o in orders}, "both": len(orders) == 2}
+    TeamOrder.objects.filter(team_match=row).delete()
+    _record(row, TeamMatchChange.Action.REOPENED, user, detail=detail)
+    return len(orders)
 
 
 def pair_table(row: TeamMatch, order: int) -> int:
@@ -459,8 +504,9 @@ def _start(row: TeamMatch, event: Event, user) -> None:
         )
         PairMatchLink.objects.create(team_match=row, order=k, match=match)
     row.started_at = timezone.now()
-    row.started_by = user if user is not None and getattr(user, "is_authenticated", False) else None
+    row.started_by = _real_user(user)
     row.save(update_fields=["started_at", "started_by"])
+    _record(row, TeamMatchChange.Action.STARTED, user)
 
 
 def _startable(row: TeamMatch) -> bool:
@@ -513,10 +559,11 @@ def start_round(event: Event, number: int, user) -> tuple[list[TeamMatch], list[
 
 
 @transaction.atomic
-def cancel_start(row: TeamMatch) -> None:
+def cancel_start(row: TeamMatch, user=None) -> None:
     """Undo a start while none of its pair matches has a result line: the pair matches are removed; the
-    declarations stay (locked)."""
-    _locked(row.event)
+    declarations stay (locked: ``reopen_orders`` opens them)."""
+    event = _locked(row.event)
+    _refuse_if_published(event)
     row = TeamMatch.objects.select_for_update().get(pk=row.pk)
     if row.started_at is None:
         raise ValidationError(_("Ottelu ei ole alkanut."), code="not_started")
@@ -528,6 +575,7 @@ def cancel_start(row: TeamMatch) -> None:
     matches.delete()
     row.started_at, row.started_by = None, None
     row.save(update_fields=["started_at", "started_by"])
+    _record(row, TeamMatchChange.Action.START_CANCELLED, user)
 
 
 # --- places and next season -------------------------------------------------------------------------------

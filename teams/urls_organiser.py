@@ -19,6 +19,8 @@ urlpatterns = [
     path("<slug:slug>/ottelut/<int:match_id>/", organiser.match, name="match"),
     path("<slug:slug>/ottelut/<int:match_id>/aloita/", organiser.start_match, name="start_match"),
     path("<slug:slug>/ottelut/<int:match_id>/peru-aloitus/", organiser.cancel_start, name="cancel_start"),
+    path("<slug:slug>/ottelut/<int:match_id>/avaa-jarjestykset/", organiser.reopen_orders, name="reopen_orders"),
     path("<slug:slug>/ottelut/<int:match_id>/poytakirjat.pdf", organiser.match_sheets, name="match_sheets"),
+    path("<slug:slug>/joukkueenjohtajat.pdf", organiser.leader_links, name="leader_links"),
     path("<slug:slug>/julkaise/", organiser.publish, name="publish"),
 ]

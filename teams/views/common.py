@@ -52,6 +52,10 @@ def match_context(
         "lines": lines,
         "organiser": organiser,
         "winner": comp.teams.get(row.winner_id) if row.winner_id else None,
+        # decided 2–0: the third pair match no longer counts (it may be finished or left)
+        "no_longer_counts": [
+            line for line in lines if row.winner_id and line["match"] and not line["match"].outcome.finished
+        ],
         "score": (max(row.wins), min(row.wins)),  # the winner's pair wins first
     }
 

@@ -25,6 +25,7 @@ from tournaments.forms_results import confirmations
 from tournaments.models import Event
 from tournaments.permissions import organiser_required
 from tournaments.printing import pdf_response, public_url
+from tuppiliitto.http import private_link
 
 
 def team_organiser(view):
@@ -42,6 +43,15 @@ def team_organiser(view):
 
 def _error(request, exc: ValidationError) -> None:
     messages.error(request, " ".join(exc.messages))
+
+
+def _unconfirmed(request) -> bool:
+    """A destructive step's form carries a ticked "sure" box naming what the step replaces; without it
+    nothing is done and the organiser is told so."""
+    if request.POST.get("sure") == "1":
+        return False
+    messages.error(request, _("Vahvista toiminto rastilla: mitään ei muutettu."))
+    return True
 
 
 def link_url(request, team: Team) -> str:
@@ -86,6 +96,8 @@ def overview(request, event):
 @require_POST
 def draw(request, event):
     form = DrawForm(request.POST)
+    if _unconfirmed(request):
+        return redirect("teams_organiser:overview", event.slug)
     if not form.is_valid():
         messages.error(request, _("Siemenen on oltava kokonaisluku."))
         return redirect("teams_organiser:overview", event.slug)
@@ -145,6 +157,8 @@ def substitute(request, event, team_id):
 @require_POST
 def team_delete(request, event, team_id):
     found = get_object_or_404(Team, event=event, pk=team_id)
+    if _unconfirmed(request):
+        return redirect("teams_organiser:team", event.slug, found.pk)
     try:
         services.delete_team(found)
     except ValidationError as exc:
@@ -210,6 +224,8 @@ def round_day(request, event, number):
 @team_organiser
 @require_POST
 def start_round(request, event, number):
+    if _unconfirmed(request):
+        return redirect("teams_organiser:rounds", event.slug)
     try:
         started, waiting = services.start_round(event, number, request.user)
     except ValidationError as exc:
@@ -244,7 +260,11 @@ def match(request, event, match_id):
     """One team match: both teams, the declarations (each order shown once both are in), the three pair
     matches with their scoresheets, printing them, starting or undoing the start."""
     comp, row = _row(event, match_id)
-    context = {**match_context(comp, row, viewer=None, organiser=True), "section": "rounds"}
+    context = {
+        **match_context(comp, row, viewer=None, organiser=True),
+        "history": results.history(row),
+        "section": "rounds",
+    }
     for team in (row.team_a, row.team_b):
         team.link = link_url(request, team)
     return render(request, "teams/organiser/match.html", context)
@@ -254,6 +274,8 @@ def match(request, event, match_id):
 @require_POST
 def start_match(request, event, match_id):
     found = get_object_or_404(TeamMatch, event=event, pk=match_id)
+    if _unconfirmed(request):
+        return redirect("teams_organiser:match", event.slug, found.pk)
     try:
         services.start_team_match(found, request.user)
     except ValidationError as exc:
@@ -267,8 +289,10 @@ def start_match(request, event, match_id):
 @require_POST
 def cancel_start(request, event, match_id):
     found = get_object_or_404(TeamMatch, event=event, pk=match_id)
+    if _unconfirmed(request):
+        return redirect("teams_organiser:match", event.slug, found.pk)
     try:
-        services.cancel_start(found)
+        services.cancel_start(found, request.user)
     except ValidationError as exc:
         _error(request, exc)
     else:
@@ -277,6 +301,22 @@ def cancel_start(request, event, match_id):
 
 
 @team_organiser
+@require_POST
+def reopen_orders(request, event, match_id):
+    found = get_object_or_404(TeamMatch, event=event, pk=match_id)
+    if _unconfirmed(request):
+        return redirect("teams_organiser:match", event.slug, found.pk)
+    try:
+        services.reopen_orders(found, request.user)
+    except ValidationError as exc:
+        _error(request, exc)
+    else:
+        messages.success(request, _("Järjestykset avattu: molemmat joukkueenjohtajat ilmoittavat ne uudelleen."))
+    return redirect("teams_organiser:match", event.slug, found.pk)
+
+
+@team_organiser
+@private_link
 def match_sheets(request, event, match_id):
     """The team match's three scoresheets (one a page, with the QR code of each pair match's link)."""
     comp, row = _row(event, match_id)
@@ -284,6 +324,15 @@ def match_sheets(request, event, match_id):
         raise Http404
     pdf = printing.team_match_sheets_pdf(comp, row, public_url(request, ""))
     return pdf_response(pdf, f"{event.slug}-joukkueottelu-{row.round}-{row.slot}.pdf")
+
+
+@team_organiser
+@private_link
+def leader_links(request, event):
+    """Every leader's secret link with its QR code on one printout (slips to cut and hand out)."""
+    teams = list(results.teams_queryset(event))
+    pdf = printing.leader_links_pdf(event, teams, lambda team: link_url(request, team))
+    return pdf_response(pdf, f"{event.slug}-joukkueenjohtajat.pdf")
 
 
 @team_organiser

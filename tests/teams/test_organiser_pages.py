@@ -171,14 +171,19 @@ def test_the_draw_through_the_page(client, make_event, organiser):
     for i in range(6):
         add_team(event, f"J{i}")
     client.force_login(organiser)
-    response = client.post(reverse("teams_organiser:draw", args=[event.slug]), {"seed": "4242"})
+    url = reverse("teams_organiser:draw", args=[event.slug])
+    response = client.post(url, {"seed": "4242"}, follow=True)  # the box naming what the draw locks, unticked
+    assert "Vahvista toiminto rastilla: mitään ei muutettu." in page_messages(response.content.decode())
+    event.refresh_from_db()
+    assert event.drawn_at is None and not TeamMatch.objects.filter(event=event).exists()
+    response = client.post(url, {"seed": "4242", "sure": "1"})
     assert response.status_code == 302 and response["Location"] == reverse(
         "teams_organiser:rounds", args=[event.slug]
     )
     event.refresh_from_db()
     assert event.draw_seed == 4242 and event.drawn_by == organiser
     assert TeamMatch.objects.filter(event=event, round=1).count() == 4
-    response = client.post(reverse("teams_organiser:draw", args=[event.slug]), {"seed": "1"}, follow=True)
+    response = client.post(url, {"seed": "1", "sure": "1"}, follow=True)
     assert any("vain kerran" in m for m in page_messages(response.content.decode()))
     html = client.get(reverse("teams_organiser:overview", args=[event.slug])).content.decode()
     assert "siemen 4242" in html and "Lisää joukkue" not in html
@@ -192,7 +197,8 @@ def test_rounds_desk_start_and_match_page(client, drawn, organiser):
     assert "Ohitusvuorot" in html and "Aloita kierros 1 (Puolivälierät)" in html
     r = real_match(event)
     declare(r, r.team_a)
-    response = client.post(reverse("teams_organiser:start_round", args=[event.slug, 1]), follow=True)
+    start_url = reverse("teams_organiser:start_round", args=[event.slug, 1])
+    response = client.post(start_url, {"sure": "1"}, follow=True)
     assert any("Odottaa järjestyksen" in m for m in page_messages(response.content.decode()))
     match_url = reverse("teams_organiser:match", args=[event.slug, r.pk])
     html = client.get(match_url).content.decode()
@@ -200,7 +206,10 @@ def test_rounds_desk_start_and_match_page(client, drawn, organiser):
     assert reverse("teams:leader", args=[r.team_a.token]) in html  # the links to hand to the leaders
     assert not any(tp.pair.full_name in html for tp in r.team_a.team_pairs.all())  # hidden until both
     declare(r, r.team_b)
-    response = client.post(reverse("teams_organiser:start_round", args=[event.slug, 1]), follow=True)
+    response = client.post(start_url, follow=True)  # unconfirmed: nothing starts
+    assert "Vahvista toiminto rastilla: mitään ei muutettu." in page_messages(response.content.decode())
+    assert TeamMatch.objects.get(pk=r.pk).started_at is None
+    response = client.post(start_url, {"sure": "1"}, follow=True)
     assert "1 joukkueottelu alkoi." in page_messages(response.content.decode())
     html = client.get(match_url).content.decode()
     links = r.pair_links.order_by("order")
@@ -225,9 +234,15 @@ def test_start_and_cancel_one_match(client, drawn, organiser):
     r = real_match(event)
     declare(r, r.team_a)
     declare(r, r.team_b)
-    client.post(reverse("teams_organiser:start_match", args=[event.slug, r.pk]))
+    start_url = reverse("teams_organiser:start_match", args=[event.slug, r.pk])
+    cancel_url = reverse("teams_organiser:cancel_start", args=[event.slug, r.pk])
+    client.post(start_url)
+    assert TeamMatch.objects.get(pk=r.pk).started_at is None  # not confirmed
+    client.post(start_url, {"sure": "1"})
     assert TeamMatch.objects.get(pk=r.pk).started_at is not None
-    client.post(reverse("teams_organiser:cancel_start", args=[event.slug, r.pk]))
+    client.post(cancel_url)
+    assert TeamMatch.objects.get(pk=r.pk).started_at is not None  # not confirmed
+    client.post(cancel_url, {"sure": "1"})
     assert TeamMatch.objects.get(pk=r.pk).started_at is None
     assert TeamOrder.objects.filter(team_match=r).count() == 2
 
@@ -271,7 +286,12 @@ def test_deleting_a_team_before_the_draw(client, make_event, organiser):
     team = add_team(event, "Poistuva")
     pairs = [tp.pair_id for tp in team.team_pairs.all()]
     client.force_login(organiser)
-    client.post(reverse("teams_organiser:team_delete", args=[event.slug, team.pk]))
+    url = reverse("teams_organiser:team_delete", args=[event.slug, team.pk])
+    html = client.get(reverse("teams_organiser:team", args=[event.slug, team.pk])).content.decode()
+    assert "Poistan joukkueen Poistuva" in html  # the confirmation names the team
+    client.post(url)
+    assert Team.objects.filter(pk=team.pk).exists()  # not confirmed
+    client.post(url, {"sure": "1"})
     assert not Team.objects.filter(pk=team.pk).exists()
     assert event.pairs.filter(pk__in=pairs).count() == 3  # the pairs stay entered, free for another team
 
