@@ -1,7 +1,8 @@
 """The demo season: a few events around today's date, for ``setup_demo`` and the README's run command.
 
-A finished event played to its final places, a live one drawn with its first rounds played, and two
-upcoming ones (one with entries waiting for its draw).
+Two finished events played to their final places (results confirmed, places published), a live one
+drawn with its first rounds played, and two upcoming ones (one with entries waiting for its draw). The
+cup and teams apps add theirs through ``tournaments.extensions.register_demo``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ def create_demo_events(organiser, *, today: dt.date) -> list[Event]:
     rng = random.Random(2026)
     clubs = {club.town: club for club in Club.objects.all()}
     plans = [
+        ("Tornion Syystuppi", -42, "Tornio", "Rajakartanon sali", 24),
         ("Rovaniemen Syystuppi", -21, "Rovaniemi", "Lapin Tuppikeskus", 24),
         ("Sodankylän Joulutuppi", 0, "Sodankylä", "Seurantalo Kitisenranta", 40),
         ("Oulun Talvituppi", 35, "Oulu", "Kastellin kerhotila", 12),

@@ -11,6 +11,9 @@ An app registers in its ``AppConfig.ready()``:
   event's (the team competition's places are teams'), for the published record;
 - ``place_points``: the cup points of each place of an event (the cup app: the event's weight and the
   season's points table), printed on the results list, with the key of the versions they depend on.
+
+An app's ``demo`` module (``cup/demo.py``, ``teams/demo.py``) registers with ``register_demo`` what it
+adds to the demo season; ``setup_demo`` finds those modules through :func:`demo_steps`.
 """
 
 from __future__ import annotations
@@ -103,3 +106,22 @@ def organiser_home(event) -> str:
 
 def has_organiser_home(kind: str) -> bool:
     return kind in _organiser_homes
+
+
+_demo_steps: list[tuple[int, str, Callable]] = []
+
+
+def register_demo(name: str, step: Callable, *, order: int = 100) -> None:
+    """``step(organiser, today) -> [line, …]``: what an app adds to the demo season once the pair events
+    are there (``setup_demo``, on an empty database); the lines say what it made. ``name`` keeps a step
+    registered once however often its module is imported; lower ``order`` runs first."""
+    _demo_steps[:] = [entry for entry in _demo_steps if entry[1] != name]
+    _demo_steps.append((order, name, step))
+
+
+def demo_steps() -> list[Callable]:
+    """Every app's demo step, in order (imports each installed app's ``demo`` module first)."""
+    from django.utils.module_loading import autodiscover_modules
+
+    autodiscover_modules("demo")
+    return [step for _order, _name, step in sorted(_demo_steps, key=lambda entry: (entry[0], entry[1]))]

@@ -1,8 +1,9 @@
 """Prepare a demo season on an empty database; leave an existing one alone.
 
 Loads the demo clubs and players (fixtures/demo_registry.json) when there are no clubs yet, creates the
-demo accounts when they are missing, and creates the demo events when there are no events yet. Run it
-twice and nothing changes the second time.
+demo accounts when they are missing, and creates the demo events when there are no events yet, with
+what the other apps add to them (``tournaments.extensions.register_demo``: the cup counts the finished
+events, the team app plays an SM team competition). Run it twice and nothing changes the second time.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from tournaments import extensions
 from tournaments.models import Event
 from tournaments.simulation import ensure_registry
 
@@ -51,7 +53,12 @@ class Command(BaseCommand):
     def _events(self, organiser) -> None:
         from tournaments.demo import create_demo_events
 
-        for event in create_demo_events(organiser, today=timezone.localdate()):
+        today = timezone.localdate()
+        for event in create_demo_events(organiser, today=today):
             self.stdout.write(f"Created the demo event {event.name} ({event.slug}).")
+        # what the apps built on tournaments add (tournaments.extensions): the cup, a team competition
+        for step in extensions.demo_steps():
+            for line in step(organiser, today):
+                self.stdout.write(line)
 
 
