@@ -1,4 +1,4 @@
-"""Forms of the team competition: a new team (three pairs, each an entered pair or two players), a
+"""Forms of the team competition: a team, new or edited (three pairs, each an entered pair or two players), a
 leader's declaration (the pairs' order and the substitute), a round's day, the draw."""
 
 from __future__ import annotations
@@ -13,112 +13,102 @@ from tournaments.models import Club, Pair, PairMember, Player
 from tournaments.validators import reject_formula
 
 
-def player_choices() -> list:
-    """Every registry player for a select, grouped by home club (one query)."""
-    groups: dict[str, list] = {}
-    for p in Player.objects.select_related("club").order_by("last_name", "first_name"):
-        label = f"{p.last_name} {p.first_name}" + (f" ({p.member_number})" if p.member_number else "")
-        groups.setdefault(p.club.name if p.club else gettext("ei kerhoa"), []).append((p.pk, label))
-    return [("", "—")] + [(club, groups[club]) for club in sorted(groups)]
-
-
-def free_pairs(event):
-    """The event's active pairs that are in no team yet."""
+def free_pairs(event, team=None):
+    """The event's active pairs that are in no team yet (or in ``team``, the one being edited)."""
+    others = TeamPair.objects.exclude(team=team) if team is not None else TeamPair.objects.all()
     return (
         Pair.objects.filter(event=event, withdrawn_at__isnull=True)
-        .exclude(pk__in=TeamPair.objects.values("pair_id"))
+        .exclude(pk__in=others.values("pair_id"))
         .select_related("club")
         .prefetch_related("members__player")
         .order_by("number")
     )
 
 
-class TeamForm(forms.Form):
-    name = forms.CharField(label=_("Joukkueen nimi"), max_length=80, validators=[reject_formula])
-    club = forms.ModelChoiceField(label=_("Kerho"), queryset=Club.objects.all())
-    leader_name = forms.CharField(label=_("Joukkueenjohtaja"), max_length=100, validators=[reject_formula])
-    substitute = forms.TypedChoiceField(
-        label=_("Varamies (jos on)"), coerce=int, required=False, empty_value=None
-    )
+PLAYER_SLOTS = tuple(f"pair{k}_player{n}" for k in (1, 2, 3) for n in (1, 2)) + ("substitute",)
 
-    def __init__(self, *args, event, **kwargs):
+
+class TeamForm(forms.Form):
+    """A team, new or edited: its name, club and leader, three pairs (each an entered pair, or two players
+    found by search as you type) and possibly a substitute. A player slot is a search box (``<slot>_q``)
+    and the chosen player's id (``<slot>``); the search's results (``teams.search``) show the club each
+    player represents this season, which decides who is a reinforcement (RULES.md §6, §7)."""
+
+    name = forms.CharField(label=_("Joukkueen nimi"), max_length=80, validators=[reject_formula])
+    club = forms.ModelChoiceField(label=_("Kerho"), queryset=Club.objects.order_by("name"))
+    leader_name = forms.CharField(label=_("Joukkueenjohtaja"), max_length=100, validators=[reject_formula])
+
+    def __init__(self, *args, event, team=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.event = event
-        players = player_choices()
-        pairs = [("", gettext("— uusi pari: valitse pelaajat —"))] + [
-            (p.pk, f"{p.number}. {p.full_name} ({p.club.name})") for p in free_pairs(event)
+        self.event, self.team = event, team
+        pairs = [("", gettext("— uusi pari: hae pelaajat —"))] + [
+            (p.pk, f"{p.number}. {p.full_name} ({p.club.name})") for p in free_pairs(event, team)
         ]
-        self.fields["substitute"].choices = players
-        self.pair_slots = []
+        for slot in PLAYER_SLOTS:
+            self.fields[slot] = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+            self.fields[f"{slot}_q"] = forms.CharField(required=False, max_length=100)
         for k in (1, 2, 3):
             self.fields[f"pair{k}"] = forms.TypedChoiceField(
                 label=_("Valmis pari"), choices=pairs, coerce=int, required=False, empty_value=None
             )
-            for n in (1, 2):
-                self.fields[f"pair{k}_player{n}"] = forms.TypedChoiceField(
-                    label=_("Pelaaja %(n)s") % {"n": n},
-                    choices=players,
-                    coerce=int,
-                    required=False,
-                    empty_value=None,
-                )
             self.fields[f"pair{k}_club"] = forms.ModelChoiceField(
                 label=_("Kerho, jota pari edustaa"),
-                queryset=Club.objects.all(),
+                queryset=Club.objects.order_by("name"),
                 required=False,
-                empty_label=gettext("— joukkueen kerho, tai muun kerhon pelaajien kerho —"),
+                empty_label=gettext("— joukkueen kerho, tai muun kerhon pelaajien kauden kerho —"),
             )
-            self.pair_slots.append(
-                {
-                    "number": k,
-                    "pair": self[f"pair{k}"],
-                    "players": [self[f"pair{k}_player1"], self[f"pair{k}_player2"]],
-                    "club": self[f"pair{k}_club"],
-                }
-            )
+        if team is not None and not self.is_bound:
+            self.initial.update(team_initial(team))
 
     def clean(self):
         data = super().clean()
+        ids = [data.get(slot) for slot in PLAYER_SLOTS if data.get(slot)]
+        self.players = Player.objects.in_bulk(ids)
+        for slot in PLAYER_SLOTS:
+            if data.get(slot) and data[slot] not in self.players:
+                self.add_error(f"{slot}_q", gettext("Pelaajaa ei löydy: hae ja valitse pelaaja uudelleen."))
         specs = []
-        players = {p.pk: p for p in Player.objects.filter(pk__in=self._player_ids(data))}
         for k in (1, 2, 3):
             pair_id = data.get(f"pair{k}")
-            ids = [data.get(f"pair{k}_player1"), data.get(f"pair{k}_player2")]
+            chosen = [self.players.get(data.get(f"pair{k}_player{n}")) for n in (1, 2)]
             if pair_id:
-                if any(ids):
-                    self.add_error(
-                        f"pair{k}", gettext("Valitse joko valmis pari tai kaksi pelaajaa, ei molempia.")
-                    )
+                if any(chosen):
+                    self.add_error(f"pair{k}", gettext("Valitse joko valmis pari tai kaksi pelaajaa, ei molempia."))
                     continue
                 pair = Pair.objects.filter(pk=pair_id, event=self.event).first()
                 if pair is None:
                     self.add_error(f"pair{k}", gettext("Paria ei löydy."))
                     continue
                 specs.append(pair)
-            elif all(ids):
-                if ids[0] == ids[1]:
-                    self.add_error(
-                        f"pair{k}_player2", gettext("Parin pelaajien on oltava kaksi eri henkilöä.")
-                    )
+            elif all(chosen):
+                if chosen[0].pk == chosen[1].pk:
+                    self.add_error(f"pair{k}_player2_q", gettext("Parin pelaajien on oltava kaksi eri henkilöä."))
                     continue
-                specs.append(NewPair(players[ids[0]], players[ids[1]], data.get(f"pair{k}_club")))
+                specs.append(NewPair(chosen[0], chosen[1], data.get(f"pair{k}_club")))
             else:
-                self.add_error(
-                    f"pair{k}", gettext("Valitse pari %(k)s: valmis pari tai kaksi pelaajaa.") % {"k": k}
-                )
+                self.add_error(f"pair{k}", gettext("Valitse pari %(k)s: valmis pari tai kaksi pelaajaa.") % {"k": k})
         self.pair_specs = specs
-        sub = data.get("substitute")
-        self.substitute_player = Player.objects.filter(pk=sub).first() if sub else None
+        self.substitute_player = self.players.get(data.get("substitute"))
         return data
 
-    @staticmethod
-    def _player_ids(data) -> list[int]:
-        return [
-            data.get(f"pair{k}_player{n}")
-            for k in (1, 2, 3)
-            for n in (1, 2)
-            if data.get(f"pair{k}_player{n}")
-        ]
+    def slot_value(self, slot: str) -> tuple[str, int | None]:
+        """What a player slot shows: the search typed and the player chosen (as sent, when bound; a search
+        submitted without JavaScript comes back as the initial values)."""
+        source = self.data if self.is_bound else self.initial
+        picked = str(source.get(slot) or "")
+        query = str(source.get(f"{slot}_q") or "")[:100]
+        return query, int(picked) if picked.isascii() and picked.isdigit() and len(picked) < 19 else None
+
+
+def team_initial(team) -> dict:
+    """An edited team's form as it stands: its pairs as entered pairs, its substitute chosen."""
+    initial = {"name": team.name, "club": team.club_id, "leader_name": team.leader_name}
+    for tp in team.team_pairs.all():
+        initial[f"pair{tp.number}"] = tp.pair_id
+    if team.substitute_id:
+        initial["substitute"] = team.substitute_id
+        initial["substitute_q"] = team.substitute.full_name
+    return initial
 
 
 def pair_label(pair: Pair, team) -> str:

@@ -16,8 +16,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from teams import printing, results, services
-from teams.forms import DayForm, DrawForm, SubstituteForm, TeamForm
+from teams import entry, printing, results, services
+from teams.forms import PLAYER_SLOTS, DayForm, DrawForm, SubstituteForm, TeamForm
 from teams.models import Team, TeamMatch
 from teams.views.common import match_context, search_candidates
 from tournaments import services as tournament_services
@@ -60,36 +60,107 @@ def link_url(request, team: Team) -> str:
 
 @team_organiser
 def overview(request, event):
-    """The teams (with their marks and secret links), adding a team before the draw, and the draw."""
-    form = TeamForm(request.POST or None, event=event)
-    if request.method == "POST" and event.drawn_at is None and form.is_valid():
+    """The teams (with their marks and secret links) and the draw."""
+    comp = results.load(event)
+    teams = list(comp.teams.values())
+    for team in teams:
+        team.link = link_url(request, team)
+    context = {"event": event, "comp": comp, "teams": teams, "draw_form": DrawForm(), "section": "teams"}
+    return render(request, "teams/organiser/overview.html", context)
+
+
+def _team_form(request, event, team=None) -> TeamForm:
+    """The team form as sent; a search submitted without JavaScript ("Hae") comes back unsaved."""
+    if request.method == "POST" and "search" in request.POST:
+        return TeamForm(initial=request.POST.dict(), event=event, team=team)
+    return TeamForm(request.POST or None, event=event, team=team)
+
+
+def _render_team_form(request, event, form, team=None):
+    choices = entry.slot_choices(form)
+    pairs = [
+        {
+            "number": k,
+            "ready": form[f"pair{k}"],
+            "club": form[f"pair{k}_club"],
+            "players": [choices[f"pair{k}_player1"], choices[f"pair{k}_player2"]],
+        }
+        for k in (1, 2, 3)
+    ]
+    action = reverse("teams_organiser:team_edit", args=[event.slug, team.pk]) if team else reverse(
+        "teams_organiser:team_new", args=[event.slug]
+    )
+    context = {
+        "event": event, "form": form, "team": team, "pairs": pairs, "substitute": choices["substitute"],
+        "action": action, "min_length": entry.MIN_LENGTH, "section": "teams",
+    }
+    return render(request, "teams/organiser/team_form.html", context)
+
+
+def _team_fields(form) -> dict:
+    data = form.cleaned_data
+    return {
+        "club": data["club"], "name": data["name"], "leader_name": data["leader_name"],
+        "pairs": form.pair_specs, "substitute": form.substitute_player,
+    }
+
+
+@team_organiser
+def team_new(request, event):
+    """Adding a team before the draw: three pairs by search as you type, and possibly a substitute."""
+    if event.drawn_at is not None:
+        messages.error(request, _("Kaavio on jo arvottu: joukkueita ei voi enää lisätä."))
+        return redirect("teams_organiser:overview", event.slug)
+    form = _team_form(request, event)
+    if form.is_bound and form.is_valid():
         try:
-            team = services.create_team(
-                event,
-                club=form.cleaned_data["club"],
-                name=form.cleaned_data["name"],
-                leader_name=form.cleaned_data["leader_name"],
-                pairs=form.pair_specs,
-                substitute=form.substitute_player,
-            )
+            team = services.create_team(event, **_team_fields(form))
         except ValidationError as exc:
             form.add_error(None, exc)
         else:
             messages.success(request, _("Joukkue %(name)s lisätty.") % {"name": team.name})
             return redirect("teams_organiser:overview", event.slug)
-    comp = results.load(event)
-    teams = list(comp.teams.values())
-    for team in teams:
-        team.link = link_url(request, team)
+    return _render_team_form(request, event, form)
+
+
+@team_organiser
+def team_edit(request, event, team_id):
+    """Editing a team until the draw (its substitute later: the team page)."""
+    found = get_object_or_404(results.teams_queryset(event), pk=team_id)
+    if event.drawn_at is not None:
+        messages.error(request, _("Kaavio on jo arvottu: joukkuetta ei voi enää muokata (varamiehen voi)."))
+        return redirect("teams_organiser:team", event.slug, found.pk)
+    form = _team_form(request, event, found)
+    if form.is_bound and form.is_valid():
+        try:
+            services.update_team(found, **_team_fields(form))
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            messages.success(request, _("Joukkue %(name)s tallennettu.") % {"name": form.cleaned_data["name"]})
+            return redirect("teams_organiser:team", event.slug, found.pk)
+    return _render_team_form(request, event, form, found)
+
+
+@team_organiser
+def player_search(request, event):
+    """An HTML fragment: one slot's search results (htmx, as the organiser types)."""
+    slot = request.GET.get("slot", "")
+    if slot not in PLAYER_SLOTS:
+        raise Http404
+    query = (request.GET.get(f"{slot}_q") or request.GET.get("q") or "")[:100]
+    team = Team.objects.filter(event=event, pk=_int(request.GET.get("joukkue"))).first()
+    players = entry.search(event, query, team)
     context = {
-        "event": event,
-        "comp": comp,
-        "teams": teams,
-        "form": form,
-        "draw_form": DrawForm(),
-        "section": "teams",
+        "slot": slot, "label": entry.slot_label(slot), "query": query, "players": players, "picked_id": None,
+        "min_length": entry.MIN_LENGTH,
     }
-    return render(request, "teams/organiser/overview.html", context)
+    return render(request, "teams/organiser/_player_choices.html", context)
+
+
+def _int(value) -> int | None:
+    text = str(value or "")
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 19 else None
 
 
 @team_organiser

@@ -45,6 +45,7 @@ def organiser_urls(event, team, match) -> list[str]:
     slug = event.slug
     return [
         reverse("teams_organiser:overview", args=[slug]),
+        reverse("teams_organiser:leader_links", args=[slug]),
         reverse("teams_organiser:rounds", args=[slug]),
         reverse("teams_organiser:team", args=[slug, team.pk]),
         reverse("teams_organiser:match", args=[slug, match.pk]),
@@ -61,6 +62,8 @@ def post_urls(event, team, match) -> list[str]:
         reverse("teams_organiser:start_round", args=[slug, 1]),
         reverse("teams_organiser:start_match", args=[slug, match.pk]),
         reverse("teams_organiser:cancel_start", args=[slug, match.pk]),
+        reverse("teams_organiser:reopen_orders", args=[slug, match.pk]),
+        reverse("teams_organiser:team_edit", args=[slug, team.pk]),
         reverse("teams_organiser:publish", args=[slug]),
     ]
 
@@ -132,9 +135,9 @@ def test_adding_teams_through_the_page(client, make_event, organiser):
     p = players(6, home)
     q = players(4, other)
     client.force_login(organiser)
-    url = reverse("teams_organiser:overview", args=[event.slug])
-    html = client.get(url).content.decode()
-    assert "Lisää joukkue" in html and p[0].last_name in html
+    overview = reverse("teams_organiser:overview", args=[event.slug])
+    url = reverse("teams_organiser:team_new", args=[event.slug])
+    assert f'href="{url}"' in client.get(overview).content.decode()
     response = client.post(
         url, team_post("Kasat", home, [(p[0], p[1]), (p[2], p[3]), (q[0], q[1])], substitute=p[4].pk)
     )
@@ -151,7 +154,7 @@ def test_adding_teams_through_the_page(client, make_event, organiser):
     assert client.post(url, data).status_code == 302
     second = Team.objects.get(name="Kasat II")
     assert second.title_only
-    html = client.get(url).content.decode()
+    html = client.get(overview).content.decode()
     assert "vain mestaruus" in html
 
 
@@ -159,7 +162,7 @@ def test_adding_a_team_refuses_half_a_pair(client, make_event, organiser):
     event = team_event(make_event, organiser)
     p = players(5)
     client.force_login(organiser)
-    url = reverse("teams_organiser:overview", args=[event.slug])
+    url = reverse("teams_organiser:team_new", args=[event.slug])
     data = team_post("Vajaa", club("K"), [(p[0], p[1]), (p[2], p[3]), (p[4], p[4])])
     response = client.post(url, data)
     assert response.status_code == 200 and not Team.objects.exists()

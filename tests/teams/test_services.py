@@ -76,7 +76,7 @@ def test_team_refusals(make_event):
     with pytest.raises(ValidationError, match="kahteen pariin"):
         services.create_team(event, club=club("X"), name="Uusi", leader_name="J", pairs=twice)
     taken = Team.objects.get(name="Kasat").team_pairs.first().pair
-    with pytest.raises(ValidationError, match="toisessa joukkueessa"):
+    with pytest.raises(ValidationError, match="on jo joukkueessa Kasat"):
         services.create_team(event, club=club("X"), name="Uusi", leader_name="J", pairs=[taken, *pairs[1:]])
     # a player already in a pair of the event (tournaments refuses it, and nothing is half-saved)
     member = taken.members.first().player
