@@ -10,7 +10,7 @@ winner, match points, standings) comes from ``scoring``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.conf import settings
 from django.utils.translation import gettext_lazy
@@ -232,13 +232,19 @@ def group_table(group, pairs: Sequence, matches: Sequence, playoffs: Iterable[Se
     and the cup rank groups only through this function.
 
     A pair withdrawn before finishing its group has every match annulled and is not ranked; one that
-    withdrew after finishing it keeps its results (RULES.md §4), so it stays in the table."""
+    withdrew after finishing it keeps its results (RULES.md §4), so it stays in the table.
+
+    **Decision (a play-off before the group ends):** pairs level after every tie-break share their rank
+    while the group is still being played, but only a finished group asks for a play-off: a level that
+    later results may still break (0–0 before the first match) is not a tie to play off yet."""
     counted = [m for m in matches if m.outcome.status != Match.Status.ANNULLED]
     in_play = {pair_id for m in counted for pair_id in (m.pair_a_id, m.pair_b_id)}
     active = [p for p in pairs if p.withdrawn_at is None or p.pk in in_play]
     by_id = {p.pk: p for p in active}
     results = [r for r in (match_result(m) for m in counted) if r is not None]
     ranked = standings([p.pk for p in active], results, list(playoffs), primary=primary)
+    if not all(m.outcome.finished for m in counted):
+        ranked = [replace(s, playoff_required=False) if s.playoff_required else s for s in ranked]
     return GroupTable(
         group=group,
         rows=tuple(Row(s, by_id[s.pair]) for s in ranked),

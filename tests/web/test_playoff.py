@@ -131,3 +131,23 @@ def test_two_playoffs_in_one_group(client, make_event, organiser):
     assert Playoff.objects.count() == 2
     ranks = [(r.standing.rank, r.standing.playoff_required) for r in readmodel.build(group.event_id).table(group.pk).rows]
     assert ranks == [(1, False), (2, False), (3, False), (4, False), (5, False), (6, False)]
+
+
+def test_no_playoff_is_asked_before_the_group_is_finished(client, make_event, organiser):
+    """Before the first match every pair is level 0–0, and a group half played may still break its ties:
+    only a finished group asks for a play-off (Decision in ``tournaments.results.group_table``)."""
+    event, group, (p1, p2, p3, p4, p5) = one_group_event(make_event, organiser, 5)
+    client.force_login(organiser)
+    public = reverse("group", args=[event.slug, group.name])
+    for url in (results_url(event), public):
+        html = client.get(url).content.decode()
+        assert "uusinta tarvitaan" not in html.lower(), url
+    assert not any(r.standing.playoff_required for r in readmodel.snapshot(event).table(group.pk).rows)
+    won(p1, p2, 40, 20)  # P3, P4, P5 still level at 0, their matches to come
+    assert "uusinta tarvitaan" not in client.get(public).content.decode().lower()
+    big = [(p1, p4), (p2, p5), (p3, p4)]  # the results of ``tie_group``, all but the last
+    for x, y in [(p2, p3), (p3, p1), (p1, p4), (p1, p5), (p2, p4), (p2, p5), (p3, p4), (p3, p5)]:
+        won(x, y, *((60, 8) if (x, y) in big else (40, 20)))
+    assert "uusinta tarvitaan" not in client.get(public).content.decode().lower()  # P4–P5 still to play
+    won(p4, p5, 40, 20)  # the group is finished: the three-way tie of ``tie_group`` asks for its play-off
+    assert "uusinta tarvitaan" in client.get(public).content.decode().lower()
