@@ -10,3 +10,40 @@
     if (active && active.closest("form")) event.preventDefault();
   });
 })();
+
+// A table wider than the screen scrolls inside its .table-wrap: one that scrolls is made a focusable,
+// named region (tabindex, role, a label from its data-label, caption or the heading before it), so that
+// keyboard users can scroll it with the arrow keys. Templates may set these themselves; this covers the
+// rest, after every htmx swap too.
+(function () {
+  function label(wrap) {
+    if (wrap.dataset.label) return wrap.dataset.label;
+    const caption = wrap.querySelector("caption");
+    if (caption && caption.textContent.trim()) return caption.textContent.trim();
+    let before = wrap.previousElementSibling;
+    while (before && !/^H[1-6]$/.test(before.tagName)) before = before.previousElementSibling;
+    return before ? before.textContent.trim() : document.title;
+  }
+
+  function mark(root) {
+    (root || document).querySelectorAll(".table-wrap").forEach(function (wrap) {
+      if (wrap.hasAttribute("tabindex") || wrap.scrollWidth <= wrap.clientWidth + 1) return;
+      wrap.setAttribute("tabindex", "0");
+      if (!wrap.hasAttribute("role")) wrap.setAttribute("role", "region");
+      if (!wrap.hasAttribute("aria-label") && !wrap.hasAttribute("aria-labelledby")) {
+        wrap.setAttribute("aria-label", label(wrap));
+      }
+    });
+  }
+
+  let pending = null;
+  function later() {
+    if (pending) clearTimeout(pending);
+    pending = setTimeout(function () { pending = null; mark(); }, 150);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { mark(); });
+  else mark();
+  document.addEventListener("htmx:afterSettle", function () { mark(); });
+  window.addEventListener("resize", later);
+})();
