@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import io
 import re
+import subprocess
+import tempfile
+from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
+from teams import services
 from teams.models import TeamMatch
 from tests.teams.builders import add_team, club, declare, drawn_event, play, row, start, team_event
 
@@ -148,3 +153,46 @@ def test_pages_fit_a_phone(client, make_event, organiser, name):
     html = get(client, name, event).content.decode()
     assert 'name="viewport"' in html
     assert not re.search(r'style="[^"]*width:\s*\d{3,}px', html)
+
+
+def test_bracket_pdf_keeps_long_names_apart_from_the_scores(client, make_event, organiser):
+    """Issue #14: a long team name wraps in its own column; the pair wins stand in theirs, never under or
+    next to a name's last word ("Kasanpitäjät 2" with a score of 0 read as "Kasanpitäjät 20")."""
+    event = team_event(make_event, organiser)
+    long_names = ["Rovaniemen Rami- ja Nolokerhon Kasanpitäjät Pohjoisen Joukkue", "Sodankylän Tuppiseuran Nousujohtoiset"]
+    for name in [*long_names, "Kemi", "Oulu"]:
+        add_team(event, name)
+    services.draw(event, organiser, seed=3)
+    for r in TeamMatch.objects.filter(event=event, round=1):
+        play(start(r, organiser), r.team_a)
+    response = get(client, "bracket_pdf", event)
+
+    class Words(HTMLParser):
+        words: list = []
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "word":
+                self.current = {k: float(v) for k, v in attrs}  # the parser lowercases xMin …
+
+        def handle_data(self, data):
+            if getattr(self, "current", None) is not None:
+                self.words.append((data.strip(), self.current))
+                self.current = None
+
+    with tempfile.TemporaryDirectory() as tmp:
+        pdf = Path(tmp) / "kaavio.pdf"
+        pdf.write_bytes(response.content)
+        out = subprocess.run(["pdftotext", "-f", "1", "-l", "1", "-bbox", str(pdf), "-"], check=True, capture_output=True)
+    parser = Words()
+    parser.words = []
+    parser.feed(out.stdout.decode())
+    top = next(box["ymax"] for text, box in parser.words if text == "Välierät")
+    note = next(box["ymin"] for text, box in parser.words if text == "*")
+    column = [(t, b) for t, b in parser.words if top < b["ymin"] < note and b["xmin"] < 595 / 3]
+    scores = [b for t, b in column if t.isdigit()]
+    names = [b for t, b in column if not t.isdigit()]
+    assert len(scores) == 4 and names
+    assert max(b["xmax"] for b in names) < min(b["xmin"] for b in scores)  # a column of their own
+    # each score stands on the first line of its team's name, not after the wrapped name's last word
+    firsts = [b["ymin"] for t, b in column if t in ("Rovaniemen", "Sodankylän", "Oulu", "Kemi")]
+    assert sorted(round(b["ymin"]) for b in scores) == sorted(round(y) for y in firsts)
