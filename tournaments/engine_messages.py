@@ -33,8 +33,11 @@ MESSAGES = {
     "paper_too_few_deals": gettext_lazy(
         "Ottelu ilman tuppia pelataan vähintään %(deals_planned)s jakoa, nyt pelattu %(deals_played)s."
     ),
+    # Issue #14: the two messages about a deciding deal tell the same thing (its points are in the totals).
     "paper_tie_needs_deciding_deal": gettext_lazy(
-        "Pisteet ovat tasan (%(total)s): merkitse voitosta pelatun jaon voittaja."
+        "Pisteet ovat tasan (%(total)s–%(total)s), joten ottelu ratkesi voitosta pelatulla jaolla: merkitse "
+        "sen voittaja ja kirjaa pisteet jaon jälkeen, jaon pisteet voittajan pisteisiin lisättyinä "
+        "(esimerkiksi tasan 40–40 ja jaosta 8 pistettä: 48–40)."
     ),
     "paper_deciding_deal_impossible": gettext_lazy(
         "Voitosta pelattu jako ei täsmää: pisteet olivat tasan ennen sitä ja sen pisteet lisätään "
@@ -93,6 +96,11 @@ MESSAGES = {
 
 def message(exc: ScoringError) -> str:
     """The Finnish (or English) sentence for an engine error; the engine's English text as a fallback."""
+    if exc.code == "paper_deciding_deal_impossible" and exc.values.get("margin") == 0:
+        return _(
+            "Voitosta pelatun jaon pisteet lisätään sen voittajalle, joten pisteet eivät ole sen jälkeen tasan: "
+            "kirjaa voittajan pisteisiin myös jaon pisteet (esimerkiksi tasan 40–40 ja jaosta 8 pistettä: 48–40)."
+        )
     if exc.code == "after_end":
         if exc.values.get("ended_at_deal"):
             return _("Ottelu päättyi jo jakoon %(n)s: sen jälkeen ei voi kirjata mitään.") % {

@@ -95,7 +95,7 @@ def test_sixteen_deal_threshold(client, make_event, organiser):
 @pytest.mark.parametrize(
     ("total_a", "total_b", "deals", "tuppi", "deciding", "reason"),
     [
-        (40, 40, 12, "", "", "Pisteet ovat tasan (40): merkitse voitosta pelatun jaon voittaja."),
+        (40, 40, 12, "", "", "Pisteet ovat tasan (40–40), joten ottelu ratkesi voitosta pelatulla jaolla"),
         (40, 20, 10, "", "", "Ottelu ilman tuppia pelataan vähintään 12 jakoa, nyt pelattu 10."),
         (
             41,
@@ -106,7 +106,8 @@ def test_sixteen_deal_threshold(client, make_event, organiser):
             "Nousupisteet 41 eivät ole mahdolliset: pisteet kertyvät neljän pisteen välein.",
         ),
         # the deciding deal's winner must be ahead, its points added to their total
-        (40, 40, 13, "", "A", "Voitosta pelattu jako ei täsmää"),
+        (40, 40, 13, "", "A", "Voitosta pelatun jaon pisteet lisätään sen voittajalle"),
+        (40, 44, 13, "", "A", "Voitosta pelattu jako ei täsmää"),
         (56, 12, 5, "A", "B", "Tuppi ja voitosta pelatun jaon voittaja ovat eri pareja."),
     ],
 )
@@ -187,3 +188,15 @@ def test_clearing_a_paper_result_that_is_not_there_is_refused(client, match12):
     match12.refresh_from_db()
     assert match12.status == "playing" and match12.entries.count() == 1
     assert ResultChange.objects.filter(action="paper_delete").count() == 0
+
+
+def test_the_deciding_deal_messages_agree(client, match12):
+    """Issue #14: level totals without a winner and level totals with one get the same advice (the deal's
+    points go into the winner's total), and following it is accepted."""
+    url = organiser_url(match12)
+    without = page_messages(post_paper(client, url, match12, 40, 40, 13).content.decode())
+    with_winner = page_messages(post_paper(client, url, match12, 40, 40, 13, "", "A").content.decode())
+    example = "(esimerkiksi tasan 40–40 ja jaosta 8 pistettä: 48–40)"
+    assert any(example in m for m in without) and any(example in m for m in with_winner)
+    post_paper(client, url, match12, 48, 40, 13, "", "A")
+    assert outcome_of(match12).winner == match12.pair_a_id
