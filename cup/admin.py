@@ -3,6 +3,8 @@ points table of each season. Weights are suggested from the event's kind (RULES.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
@@ -12,7 +14,15 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from cup import services
-from cup.models import WEIGHT_CHOICES, CupEvent, SeasonCupSettings, default_weight, validate_points_table
+from cup.models import (
+    DEFAULT_FINE,
+    WEIGHT_CHOICES,
+    ClubFine,
+    CupEvent,
+    SeasonCupSettings,
+    default_weight,
+    validate_points_table,
+)
 from scoring.cup import DEFAULT_POINTS
 from tournaments.models import Event
 
@@ -113,9 +123,18 @@ class SeasonCupSettingsForm(forms.ModelForm):
         error_messages={"min_value": _("Laskettavia kisoja on oltava vähintään 1 (tyhjä = kaikki).")},
     )
 
+    forfeit_fine = forms.DecimalField(
+        label=_("luovutussakko (€)"),
+        required=False,
+        min_value=0,
+        max_digits=6,
+        decimal_places=2,
+        help_text=_("Kerholle kirjattava sakko, kun sen pari luovuttaa ottelun cupin kisassa; tyhjä = 50 €."),
+    )
+
     class Meta:
         model = SeasonCupSettings
-        fields = ["season", "best_n", "points"]
+        fields = ["season", "best_n", "points", "forfeit_fine"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -124,6 +143,10 @@ class SeasonCupSettingsForm(forms.ModelForm):
         points = self.initial.get("points") or list(DEFAULT_POINTS)
         if isinstance(points, list):
             self.initial["points"] = ", ".join(str(p) for p in points)
+
+    def clean_forfeit_fine(self) -> Decimal:
+        value = self.cleaned_data.get("forfeit_fine")
+        return DEFAULT_FINE if value is None else value
 
     def clean_points(self) -> list[int]:
         raw = self.cleaned_data["points"]
@@ -152,8 +175,8 @@ class SeasonCupSettingsForm(forms.ModelForm):
 @admin.register(SeasonCupSettings)
 class SeasonCupSettingsAdmin(admin.ModelAdmin):
     form = SeasonCupSettingsForm
-    list_display = ["season", "best_n", "points_display"]
-    readonly_fields = ["season_events"]
+    list_display = ["season", "best_n", "points_display", "forfeit_fine"]
+    readonly_fields = ["season_events", "season_fines"]
     actions = ["count_default_events"]
     list_select_related = ["season"]
 
@@ -182,9 +205,39 @@ class SeasonCupSettingsAdmin(admin.ModelAdmin):
         link = reverse("cup:players", args=[obj.season.pk])
         return format_html('<ul>{}</ul><a href="{}">{}</a>', listing, link, gettext("Kauden Tuppicup"))
 
+    @admin.display(description=_("kauden sakot kerhoittain"))
+    def season_fines(self, obj: SeasonCupSettings):
+        if obj.pk is None:
+            return "–"
+        rows = [(row["club"], row["count"], f"{row['total']:.2f}") for row in services.fines_by_club(obj.season)]
+        listing = format_html_join("", "<li>{}: {} kpl, {} €</li>", rows) if rows else gettext("Ei sakkoja.")
+        link = reverse("admin:cup_clubfine_changelist") + f"?season__id__exact={obj.season.pk}"
+        return format_html('<ul>{}</ul><a href="{}">{}</a>', listing, link, gettext("Kauden sakot"))
+
     @admin.action(
         description=_("Lisää kauden osakilpailut, SM-parikisa ja kesäkisa cupiin lajin mukaisin painoin")
     )
     def count_default_events(self, request, queryset):
         added = sum(len(services.add_season_events(s.season)) for s in queryset.select_related("season"))
         self.message_user(request, gettext("Cupiin lisättiin %(n)s kisaa.") % {"n": added}, messages.SUCCESS)
+
+
+@admin.register(ClubFine)
+class ClubFineAdmin(admin.ModelAdmin):
+    """The season's club fines for forfeits in cup events (``cup.fines`` records them); the staff mark
+    them paid and keep notes."""
+
+    list_display = ["club", "season", "event", "match_label", "pair", "amount", "reason", "forfeited_on", "paid_on"]
+    list_filter = ["season", "club", "paid_on"]
+    search_fields = ["club__name", "event__name"]
+    list_select_related = ["club", "season", "event", "match", "pair"]
+    readonly_fields = ["season", "club", "event", "match", "pair", "amount", "reason", "forfeited_on", "created_at"]
+    fields = [*readonly_fields, "paid_on", "note"]
+    date_hierarchy = "forfeited_on"
+
+    @admin.display(description=_("ottelu"), ordering="match__round")
+    def match_label(self, obj: ClubFine) -> str:
+        return f"{obj.match.get_stage_display()} {obj.match.round}/{obj.match.table}"
+
+    def has_add_permission(self, request) -> bool:
+        return False  # a fine comes from a forfeit on a scoresheet

@@ -17,7 +17,8 @@ class CupConfig(AppConfig):
     verbose_name = _("Tuppicup")
 
     def ready(self) -> None:
-        from cup import services, signals  # noqa: F401  (signals: settings changes bump the cup version)
+        # signals: settings changes bump the cup version; fines: a forfeit in a cup event fines its club
+        from cup import fines, services, signals  # noqa: F401
         from tournaments import extensions
 
         extensions.register_place_points(services.cup_key, services.place_points)

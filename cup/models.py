@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from scoring.cup import DEFAULT_POINTS, FULL_WEIGHT, SUMMER_WEIGHT
-from tournaments.models import Event, Season
+from tournaments.models import Club, Event, Match, Pair, Season
 
 # RULES.md §8: cup events and the SM pair tournament count in full, the summer event (kesäkisa) half.
 WEIGHT_CHOICES = [(FULL_WEIGHT, _("1 (täysi)")), (SUMMER_WEIGHT, _("½ (kesäkisa)"))]
@@ -23,6 +23,8 @@ DEFAULT_WEIGHTS = {kind: SUMMER_WEIGHT if kind == Event.Kind.SUMMER else FULL_WE
 # Decision: the SM team competition is not a pair event; its places are teams' and earn no cup points.
 NOT_CUP_KINDS = (Event.Kind.SM_TEAM,)
 MAX_TABLE_LENGTH = 64
+# The general rules: "Jos pelaaja luovuttaa … Cupin kisoissa pelinsä, rangaistaan pelaajan kerhoa 50 €."
+DEFAULT_FINE = Decimal("50.00")
 
 
 def default_weight(kind: str) -> Decimal | None:
@@ -126,6 +128,11 @@ class SeasonCupSettings(models.Model):
         validators=[validate_points_table],
         help_text=_("Pisteet sijoille 1, 2, 3, … pilkuin eroteltuina; muut sijat saavat 0."),
     )
+    # The general rules: a player who gives up a game in a cup event gets their club fined 50 €.
+    forfeit_fine = models.DecimalField(
+        _("luovutussakko (€)"), max_digits=6, decimal_places=2, default=DEFAULT_FINE,
+        help_text=_("Kerholle kirjattava sakko, kun sen pari luovuttaa ottelun cupin kisassa."),
+    )
 
     class Meta:
         ordering = ["-season__start"]
@@ -134,3 +141,40 @@ class SeasonCupSettings(models.Model):
 
     def __str__(self) -> str:
         return str(self.season)
+
+
+def season_fine(season: Season) -> Decimal:
+    """The fine for a forfeit in a cup event of ``season``: its cup settings' or the rules' 50 €."""
+    row = SeasonCupSettings.objects.filter(season=season).values_list("forfeit_fine", flat=True).first()
+    return DEFAULT_FINE if row is None else row
+
+
+class ClubFine(models.Model):
+    """A club's fine for a forfeit in a cup event (the general rules: 50 €, a season setting).
+
+    Recorded by ``cup.fines`` when a cup event's scoresheet gets a forfeit line (RULES.md §3: late,
+    removed, gave up), whichever way it was entered; one fine per forfeited match. The amount is the
+    season's when the fine was recorded. Removing the forfeit from the sheet removes its fine unless the
+    staff have marked it paid.
+    """
+
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="club_fines", verbose_name=_("kausi"))
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="fines", verbose_name=_("kerho"))
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="club_fines", verbose_name=_("kisa"))
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="club_fine", verbose_name=_("ottelu"))
+    pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="+", verbose_name=_("luovuttanut pari"))
+    amount = models.DecimalField(_("summa (€)"), max_digits=6, decimal_places=2)
+    reason = models.CharField(_("syy"), max_length=200, blank=True)
+    forfeited_on = models.DateField(_("päivä"))
+    created_at = models.DateTimeField(auto_now_add=True)
+    paid_on = models.DateField(_("maksettu"), null=True, blank=True)
+    note = models.TextField(_("huomautus"), blank=True)
+
+    class Meta:
+        ordering = ["season", "club__name", "forfeited_on", "pk"]
+        verbose_name = _("kerhon sakko")
+        verbose_name_plural = _("kerhojen sakot")
+        constraints = [models.CheckConstraint(condition=Q(amount__gte=0), name="club_fine_not_negative")]
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.amount} € ({self.forfeited_on:%d.%m.%Y})"

@@ -32,7 +32,7 @@ from decimal import Decimal
 from django.db import transaction
 from django.db.models import Count, Q, Sum
 
-from cup.models import CupEvent, SeasonCupSettings, default_weight
+from cup.models import ClubFine, CupEvent, SeasonCupSettings, default_weight
 from scoring import cup as cup_core
 from tournaments import caching, readmodel
 from tournaments.models import (
@@ -437,3 +437,29 @@ def add_season_events(season: Season) -> list[CupEvent]:
         if weight is not None:
             added.append(CupEvent.objects.create(event=event, weight=weight))
     return added
+
+
+# --------------------------------------------------------------------------------------------------
+# Club fines (``cup.fines``): the season's per club, for the admin and the season workbook
+
+
+def season_fines(season: Season) -> list:
+    """The season's club fines, by club and date, with the event, match and pair they came from."""
+    return list(
+        ClubFine.objects.filter(season=season)
+        .select_related("club", "event", "match", "pair")
+        .prefetch_related("pair__members__player")
+        .order_by("club__name", "forfeited_on", "pk")
+    )
+
+
+def fines_by_club(season: Season) -> list[dict]:
+    """Per club: its name, how many fines and their total, the largest total first."""
+    totals: dict[str, dict] = {}
+    for fine in season_fines(season):
+        row = totals.setdefault(fine.club.name, {"club": fine.club.name, "count": 0, "total": Decimal(0), "unpaid": Decimal(0)})
+        row["count"] += 1
+        row["total"] += fine.amount
+        if fine.paid_on is None:
+            row["unpaid"] += fine.amount
+    return sorted(totals.values(), key=lambda r: (-r["total"], r["club"]))

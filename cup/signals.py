@@ -8,7 +8,7 @@ from django.db.models import F
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from cup.models import CupEvent, SeasonCupSettings
+from cup.models import ClubFine, CupEvent, SeasonCupSettings
 from tournaments.models import Event, Season, SeasonClub, Transfer
 
 
@@ -23,6 +23,7 @@ def _cup_event_changed(sender, instance, **kwargs) -> None:
 
 
 @receiver([post_save, post_delete], sender=SeasonCupSettings)
+@receiver([post_save, post_delete], sender=ClubFine)
 @receiver([post_save, post_delete], sender=SeasonClub)
 @receiver([post_save, post_delete], sender=Transfer)
 def _season_fact_changed(sender, instance, **kwargs) -> None:

@@ -102,6 +102,7 @@ def season_workbook(cup: services.SeasonCup) -> Workbook:
     _ranking_sheet(workbook.create_sheet(_("Parit")), cup, cup.pairs, pairs=True)
     _clubs_sheet(workbook.create_sheet(_("Kerhot")), cup)
     _events_sheet(workbook.create_sheet(_("Kisat")), cup)
+    _fines_sheet(workbook.create_sheet(_("Sakot")), cup)
     return workbook
 
 
@@ -270,6 +271,43 @@ def _events_sheet(ws: Worksheet, cup: services.SeasonCup) -> None:
     )
     ws.freeze_panes = "A2"
     _fit(ws, {1: 5, 2: 11, 3: 36, 4: 20, 5: 7, 6: 16, 7: 8, 8: 40})
+
+
+def _fines_sheet(ws: Worksheet, cup: services.SeasonCup) -> None:
+    """The season's club fines for forfeits in cup events (``cup.fines``, issue #19): per club its count
+    and total, then every fine with its event, match, pair, date and reason."""
+    _header(ws, [_("Kerho"), _("Sakkoja"), _("Yhteensä (€)"), _("Maksamatta (€)")])
+    totals = services.fines_by_club(cup.season)
+    for r, row in enumerate(totals, start=2):
+        ws.cell(row=r, column=1, value=row["club"])
+        ws.cell(row=r, column=2, value=row["count"])
+        ws.cell(row=r, column=3, value=float(row["total"])).number_format = "0.00"
+        ws.cell(row=r, column=4, value=float(row["unpaid"])).number_format = "0.00"
+    if not totals:
+        ws.cell(row=2, column=1, value=_("Ei sakkoja tällä kaudella.")).font = NOTE_FONT
+    r = max(len(totals), 1) + 3
+    ws.cell(row=r, column=1, value=_("Sakot luovutuksista cupin kisoissa")).font = TITLE_FONT
+    r += 1
+    _header(
+        ws,
+        [_("Kerho"), _("Päivä"), _("Kisa"), _("Ottelu"), _("Luovuttanut pari"), _("Syy"), _("Summa (€)"), _("Maksettu")],
+        row=r,
+    )
+    for fine in services.season_fines(cup.season):
+        r += 1
+        match = fine.match
+        ws.cell(row=r, column=1, value=fine.club.name)
+        ws.cell(row=r, column=2, value=fine.forfeited_on).number_format = "dd.mm.yyyy"
+        ws.cell(row=r, column=3, value=fine.event.name)
+        ws.cell(row=r, column=4, value=f"{match.get_stage_display()} {match.round}/{match.table}")
+        ws.cell(row=r, column=5, value=f"{fine.pair.number}: {fine.pair.full_name}")
+        ws.cell(row=r, column=6, value=fine.reason or _("luovutus"))
+        ws.cell(row=r, column=7, value=float(fine.amount)).number_format = "0.00"
+        if fine.paid_on is not None:
+            ws.cell(row=r, column=8, value=fine.paid_on).number_format = "dd.mm.yyyy"
+    ws.freeze_panes = "A2"
+    print_setup(ws)
+    _fit(ws, {1: 26, 2: 11, 3: 30, 4: 18, 5: 34, 6: 16, 7: 10, 8: 11})
 
 
 def _fi_points(points: Decimal) -> str:

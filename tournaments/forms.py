@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import schedule as schedule_core
 from tournaments.models import Event, Pair, Stage, unique_event_slug
-from tournaments.validators import reject_formula
+from tournaments.validators import council_names, reject_formula, validate_council
 
 
 class LoginForm(AuthenticationForm):
@@ -47,16 +47,29 @@ def clean_format(form, data: dict) -> None:
             form.add_error(field, _("Cupin kisoissa pelataan vähintään %(minimum)s jakoa.") % {"minimum": minimum})
 
 
+# The event day (issue #19): left empty, each takes the rules' default (the model's).
+DAY_FIELDS = ("draw_time", "play_time", "sunday_play_time", "minutes_per_deal", "entry_fee", "fee_basis")
+
+
 class EventForm(forms.ModelForm):
+    # The judges' council: one name a line (3–5, or none yet); stored as the list of names.
+    judges_text = forms.CharField(
+        label=_("Tuomarineuvosto"), required=False, widget=forms.Textarea(attrs={"rows": 5}),
+        help_text=_("3–5 jäsentä, yksi nimi riville. Näkyy tulosluettelossa ja lopputuloksissa."),
+    )
+
     class Meta:
         model = Event
         fields = [
             "name", "slug", "starts_on", "ends_on", "venue", "organising_club", "kind", "format", "group_count",
-            "deals_saturday", "deals_sunday", "deals_placement",
+            "deals_saturday", "deals_sunday", "deals_placement", *DAY_FIELDS,
         ]
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "ends_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "draw_time": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+            "play_time": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+            "sunday_play_time": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
         }
         help_texts = {
             "slug": _("Julkisen sivun osoite, esim. sodankylan-joulutuppi-2026: pienet kirjaimet, numerot ja viivat."),
@@ -68,6 +81,14 @@ class EventForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["slug"].required = False
         self.fields["name"].validators.append(reject_formula)
+        for name in DAY_FIELDS:
+            self.fields[name].required = False
+        self.fields["play_time"].help_text = _(
+            "Säännöt: lauantaina arvonta klo 11.00 ja pelit klo 11.15, sunnuntaina pelit klo 9.00; yli 15 "
+            "minuuttia myöhästynyt pari on luovuttanut."
+        )
+        self.fields["entry_fee"].widget.attrs.update(step="0.01", min="0")
+        self.fields["judges_text"].initial = "\n".join(self.instance.judges or [])
         if self.instance.pk and self.instance.drawn_at is not None:
             for name in FORMAT_FIELDS:  # fixed by the draw: shown, not changed (a redraw may change them)
                 self.fields[name].disabled = True
@@ -79,6 +100,21 @@ class EventForm(forms.ModelForm):
         if starts and ends and ends < starts:
             self.add_error("ends_on", _("Kisa ei voi päättyä ennen kuin se alkaa."))
         clean_format(self, data)
+        for name in DAY_FIELDS:
+            if data.get(name) in (None, ""):
+                data[name] = Event._meta.get_field(name).get_default()
+        if data.get("entry_fee") is not None and data["entry_fee"] < 0:
+            self.add_error("entry_fee", _("Maksu ei voi olla negatiivinen."))
+        minutes = data.get("minutes_per_deal")
+        if minutes is not None and not 1 <= minutes <= 60:
+            self.add_error("minutes_per_deal", _("Anna jaon kesto minuutteina, 1–60."))
+        names = council_names(data.get("judges_text", ""))
+        try:
+            validate_council(names)
+        except forms.ValidationError as exc:
+            self.add_error("judges_text", exc)
+        else:
+            self.instance.judges = names
         if not data.get("slug") and data.get("name"):
             data["slug"] = unique_event_slug(data["name"], exclude_pk=self.instance.pk)
         elif not data.get("slug") and self.instance.pk:

@@ -19,6 +19,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from tournaments.validators import reject_formula, validate_council
+
 
 class Club(models.Model):
     name = models.CharField(_("nimi"), max_length=100, unique=True)
@@ -192,6 +194,28 @@ class Event(models.Model):
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="organised_events", verbose_name=_("järjestäjät")
     )
+    # The event day's clock (issue #19). The general rules: on Saturday the group draw at 11.00 and play
+    # at 11.15, on Sunday play at 9.00; a pair more than 15 minutes late has forfeited. The estimated
+    # length of a deal gives each round its estimated start (``scoring.timetable``).
+    draw_time = models.TimeField(_("lauantain arvonta klo"), default=dt.time(11, 0))
+    play_time = models.TimeField(_("lauantain pelit alkavat klo"), default=dt.time(11, 15))
+    sunday_play_time = models.TimeField(_("sunnuntain pelit alkavat klo"), default=dt.time(9, 0))
+    minutes_per_deal = models.PositiveSmallIntegerField(
+        _("jaon arvioitu kesto (min)"), default=5,
+        help_text=_("Kierrosten arvioidut alkamisajat lasketaan tästä ja tulosten tulosta."),
+    )
+    # Entry fees (issue #19): the federation sets the level; the organiser collects it at check-in.
+    class FeeBasis(models.TextChoices):
+        PAIR = "pair", _("parilta")
+        PLAYER = "player", _("pelaajalta")
+
+    entry_fee = models.DecimalField(
+        _("osallistumismaksu (€)"), max_digits=6, decimal_places=2, default=0,
+        help_text=_("0: kisassa ei ole osallistumismaksua."),
+    )
+    fee_basis = models.CharField(_("maksu peritään"), max_length=6, choices=FeeBasis.choices, default=FeeBasis.PAIR)
+    # The judges' council (tuomarineuvosto): 3–5 names, or none named yet.
+    judges = models.JSONField(_("tuomarineuvosto"), default=list, blank=True, validators=[validate_council])
     # The draw (RULES.md §4, Decision): reproducible from the recorded seed, shown publicly with its time.
     draw_seed = models.BigIntegerField(_("arvonnan siemen"), null=True, blank=True)
     drawn_at = models.DateTimeField(_("arvottu"), null=True, blank=True)
@@ -227,6 +251,10 @@ class Event(models.Model):
                 | Q(draw_seed__isnull=False, drawn_at__isnull=False),
                 name="event_draw_seed_with_time",
             ),
+            models.CheckConstraint(
+                condition=Q(minutes_per_deal__gte=1) & Q(minutes_per_deal__lte=60), name="event_minutes_per_deal_range"
+            ),
+            models.CheckConstraint(condition=Q(entry_fee__gte=0), name="event_entry_fee_not_negative"),
         ]
 
     def __str__(self) -> str:
@@ -251,6 +279,11 @@ class Event(models.Model):
     @property
     def is_cup_event(self) -> bool:
         return self.kind in self.CUP_KINDS
+
+    @property
+    def fee_per_pair(self):
+        """What one pair pays: the entry fee, twice when it is charged per player."""
+        return self.entry_fee * (2 if self.fee_basis == self.FeeBasis.PLAYER else 1)
 
     @property
     def status(self) -> str:
@@ -307,6 +340,20 @@ class Pair(models.Model):
     withdrawn_at = models.DateTimeField(_("luopunut"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    # The entry fee as collected at check-in (issue #19): when, how and how much (the pair's fee when it
+    # was recorded, so that a later change of the event's fee does not rewrite what was collected).
+    class FeeMethod(models.TextChoices):
+        CASH = "cash", _("käteinen")
+        CARD = "card", _("kortti")
+        TRANSFER = "transfer", _("tilisiirto")
+
+    fee_paid_at = models.DateTimeField(_("maksettu"), null=True, blank=True)
+    fee_method = models.CharField(_("maksutapa"), max_length=8, choices=FeeMethod.choices, blank=True)
+    fee_amount = models.DecimalField(_("maksettu summa (€)"), max_digits=7, decimal_places=2, null=True, blank=True)
+    fee_recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
     class Meta:
         ordering = ["event", "number"]
         verbose_name = _("pari")
@@ -314,6 +361,11 @@ class Pair(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["event", "number"], name="pair_number_unique_in_event"),
             models.CheckConstraint(condition=Q(number__gte=1), name="pair_number_positive"),
+            models.CheckConstraint(
+                condition=Q(fee_paid_at__isnull=True, fee_method="", fee_amount__isnull=True)
+                | (Q(fee_paid_at__isnull=False, fee_amount__gte=0) & ~Q(fee_method="")),
+                name="pair_fee_paid_with_method_and_amount",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -447,6 +499,14 @@ class Match(models.Model):
     accepted_b_at = models.DateTimeField(_("pari B hyväksyi"), null=True, blank=True)
     link_closed = models.BooleanField(default=False)
     corrected_at = models.DateTimeField(_("korjattu"), null=True, blank=True)
+    # Decision (issue #19): when the result came in, set by the result services (``services._commit``)
+    # when a change makes the sheet finished, kept while it stays finished, cleared when a change reopens
+    # it. The timetable reads it (a round starts when the previous round's last match finishes); the
+    # last ResultChange would not do, since an acceptance or a confirmation hours later is one too.
+    finished_at = models.DateTimeField(_("tulos valmis"), null=True, blank=True)
+    # The match's referee (tuomari), named by the organiser; empty: the player in seat 4 keeps the
+    # scoresheet, as the general rules say when no referee is named.
+    referee = models.CharField(_("tuomari"), max_length=80, blank=True, validators=[reject_formula])
 
     class Meta:
         ordering = ["event", "stage", "round", "table"]

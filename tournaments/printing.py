@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from weasyprint import HTML
 
+from scoring.timetable import BREAK_AFTER
 from tournaments.models import Entry, Match, PaperResult, Stage
 from tournaments.prefetch import with_pairs
 from tournaments.results import sheet_and_outcome
@@ -56,8 +57,9 @@ HEADER_H, ROW_H = 7.0, 6.2
 FOOTER_ROWS = 2
 
 
-def grid_svg(body_rows: int) -> str:
-    """The grid lines of a scoresheet with ``body_rows`` rows, as an SVG data URI (no text)."""
+def grid_svg(body_rows: int, breaks: tuple[int, ...] = ()) -> str:
+    """The grid lines of a scoresheet with ``body_rows`` rows, as an SVG data URI (no text); a heavy line
+    under each row in ``breaks`` (1-based): the players' 5-minute breaks after deals 6 and 12."""
     xs = [0.0]
     for w in COLUMNS:
         xs.append(xs[-1] + w)
@@ -75,8 +77,38 @@ def grid_svg(body_rows: int) -> str:
     for i, x in enumerate(xs):
         bottom = height if i in (0, 6, 7, 8) else body_bottom
         out.append(f'<line x1="{x:.1f}" y1="0" x2="{x:.1f}" y2="{bottom:.1f}"/>')
-    out.append("</g></svg>")
+    out.append("</g>")
+    if breaks:
+        out.append('<g stroke="#000" stroke-width="0.8">')
+        for row in breaks:
+            y = HEADER_H + ROW_H * row
+            out.append(f'<line class="break" x1="0" y1="{y:.1f}" x2="{width}" y2="{y:.1f}"/>')
+        out.append("</g>")
+    out.append("</svg>")
     return "data:image/svg+xml;base64," + base64.b64encode("".join(out).encode()).decode()
+
+
+def row_deals(lines, body_rows: int) -> list[int | None]:
+    """The deal number of each scoresheet row: a line's own (None for a penalty or a forfeit), and a blank
+    row numbered with the next deal number."""
+    out: list[int | None] = []
+    next_deal = 1 + max((line.deal or 0 for line in lines), default=0)
+    for number in range(1, body_rows + 1):
+        if number <= len(lines):
+            out.append(lines[number - 1].deal or None)
+        else:
+            out.append(next_deal)
+            next_deal += 1
+    return out
+
+
+def break_rows(lines, body_rows: int, deals_planned: int) -> tuple[int, ...]:
+    """The rows after which the players may take their break: deals 6 and 12, where the match goes on
+    past them (a 12-deal match has one break)."""
+    return tuple(
+        row for row, deal in enumerate(row_deals(lines, body_rows), start=1)
+        if deal in BREAK_AFTER and deals_planned > deal
+    )
 
 
 def sheet_columns(lines, body_rows: int) -> list[dict]:
@@ -125,13 +157,16 @@ def scoresheet_pages(matches, link_base: str) -> list[dict]:
         blank = max(match.deals_planned + SPARE_ROWS - len(lines), 0)
         url = link_base.rstrip("/") + reverse("link:sheet", args=[match.token])
         body_rows = len(lines) + blank
-        if body_rows not in grids:
-            grids[body_rows] = grid_svg(body_rows)
+        breaks = break_rows(lines, body_rows, match.deals_planned)
+        numbers = row_deals(lines, body_rows)
+        if (body_rows, breaks) not in grids:
+            grids[(body_rows, breaks)] = grid_svg(body_rows, breaks)
         pages.append(
             {
                 "match": match,
                 "outcome": result,
-                "grid": grids[body_rows],
+                "grid": grids[(body_rows, breaks)],
+                "break_deals": tuple(numbers[row - 1] for row in breaks),
                 "columns": sheet_columns(lines, body_rows),
                 "height": HEADER_H + ROW_H * (body_rows + FOOTER_ROWS),
                 "footer_top": HEADER_H + ROW_H * body_rows,

@@ -28,6 +28,7 @@ from scoring import sunday as sunday_core
 from scoring.draw import group_name_key
 from scoring.errors import ScoringError
 from tournaments import caching
+from tournaments import timetable as day_clock
 from tournaments.models import (
     STATUS_LABELS,
     DrawSwap,
@@ -156,6 +157,18 @@ class MatchView:
     accepted: tuple[bool, bool] = (False, False)  # pair A, pair B accepted the result at the table
     link_closed: bool = False
     corrected_at: dt.datetime | None = None
+    finished_at: dt.datetime | None = None  # when the result came in (the timetable)
+    referee: str = ""  # the named referee; "": the player in seat 4 keeps the scoresheet
+
+    @property
+    def sides(self) -> tuple[tuple[str, PairView], tuple[str, PairView]]:
+        return (("A", self.pair_a), ("B", self.pair_b))
+
+    @property
+    def seat_four(self) -> PlayerView | None:
+        """The player in seat 4 (pair B's second player), who keeps the sheet when no referee is named."""
+        players = self.pair_b.players
+        return players[1] if len(players) > 1 else None
 
     def review(self, require_acceptance: bool) -> str:
         """Where the result stands on the results desk (issue #16): not started, playing, awaiting the
@@ -221,6 +234,12 @@ class EventInfo:
     finished_at: dt.datetime | None
     created_at: dt.datetime
     require_acceptance: bool = True
+    # The event day (issue #19): the day starts, the estimated minutes per deal, the judges' council.
+    draw_time: dt.time = dt.time(11, 0)
+    play_time: dt.time = dt.time(11, 15)
+    sunday_play_time: dt.time = dt.time(9, 0)
+    minutes_per_deal: int = 5
+    judges: tuple[str, ...] = ()
 
     @property
     def id(self) -> int:
@@ -286,6 +305,8 @@ class EventSnapshot:
     playoffs: dict[int, tuple] = field(default_factory=dict)  # group id → its recorded play-off orders
     structure: str = ""  # digest of what every page shows besides results: the event, pairs, groups, draw
     cacheable: bool = field(default=True, compare=False)
+    # Each round's planned and estimated start, days in order (``tournaments.timetable``, issue #19).
+    timetable: tuple[day_clock.RoundTimeView, ...] = ()
 
     def fingerprint(self, *parts) -> str:
         """A short digest naming exactly what a page shows: the structure and the given parts (matches,
@@ -343,6 +364,14 @@ class EventSnapshot:
         return next((g for g in self.groups if g.stage == stage and any(p.pk == pair_id for p in g.pairs)), None)
 
     # --- rounds ----------------------------------------------------------------------------------
+
+    def round_time(self, stage: str, round: int) -> day_clock.RoundTimeView | None:
+        """The round's planned and estimated start (``_round_time.html`` shows it as "noin 14.30")."""
+        return next((t for t in self.timetable if t.stage == stage and t.round == round), None)
+
+    def round_times(self, stage: str = Stage.SATURDAY) -> dict[int, day_clock.RoundTimeView]:
+        """Round number → its times, for one stage (a template looks a round up with ``get_item``)."""
+        return {t.round: t for t in self.timetable if t.stage == stage}
 
     def rounds(self, stage: str = Stage.SATURDAY) -> dict[int, list[str]]:
         """Each round's match statuses (as the outcomes give them)."""
@@ -454,17 +483,17 @@ def build_many(event_ids, *, stages: tuple[str, ...] | None = None) -> dict[int,
 
     matches: dict[int, list[MatchView]] = defaultdict(list)
     for (pk, event_id, stage, group_id, rnd, table, a, b, deals, status, tier, p_round, slot, version, confirmed,
-         accepted_a, accepted_b, closed, corrected) in matches_q.values_list(
+         accepted_a, accepted_b, closed, corrected, finished_at, referee) in matches_q.values_list(
         "pk", "event_id", "stage", "group_id", "round", "table", "pair_a_id", "pair_b_id", "deals_planned",
         "status", "tier", "placement_round", "slot", "version", "confirmed_at", "accepted_a_at", "accepted_b_at",
-        "link_closed", "corrected_at",
+        "link_closed", "corrected_at", "finished_at", "referee",
     ):
         result = fold_outcome(status, deals, (a, b), lines.get(pk, ()), papers.get(pk))
         matches[event_id].append(
             MatchView(
                 pk, stage, group_by_id.get(group_id), rnd, table, all_pairs[a], all_pairs[b], deals, status, tier,
                 p_round, slot, version, confirmed, result, (accepted_a is not None, accepted_b is not None), closed,
-                corrected,
+                corrected, finished_at, referee,
             )
         )
 
@@ -525,6 +554,8 @@ def _assemble(ev, pairs, groups, matches, playoffs, swaps, stages, *, publicatio
         draw_seed=ev.draw_seed, drawn_at=ev.drawn_at,
         drawn_by="" if ev.drawn_by is None else (ev.drawn_by.get_full_name() or ev.drawn_by.username),
         finished_at=ev.finished_at, created_at=ev.created_at, require_acceptance=ev.require_acceptance,
+        draw_time=ev.draw_time, play_time=ev.play_time, sunday_play_time=ev.sunday_play_time,
+        minutes_per_deal=ev.minutes_per_deal, judges=tuple(ev.judges or ()),
     )
     return EventSnapshot(
         event=info,
@@ -541,6 +572,7 @@ def _assemble(ev, pairs, groups, matches, playoffs, swaps, stages, *, publicatio
         playoffs={g.pk: tuple(tuple(o) for o in playoffs[g.pk]) for g in groups if playoffs[g.pk]},
         structure=_structure_digest(info, pairs, groups, swaps),
         cacheable=cacheable,
+        timetable=day_clock.event_timetable(info, matches),
     )
 
 

@@ -15,6 +15,7 @@ from scoring import match as match_engine
 from scoring import schedule as schedule_core
 from scoring.errors import ScoringError
 from tournaments import publication, readmodel, versions
+from tournaments import timetable as day_clock
 from tournaments.engine_messages import message
 from tournaments.models import (
     Club,
@@ -463,7 +464,7 @@ def _fold_or_refuse(match: Match, rows: list[Entry]):
 
 REVIEW_FIELDS = [
     "version", "status", "confirmed_at", "confirmed_by", "accepted_a_at", "accepted_b_at", "link_closed",
-    "corrected_at",
+    "corrected_at", "finished_at",
 ]
 
 
@@ -471,6 +472,12 @@ def _commit(match: Match, before: dict, action: str, actor: Actor, status: str, 
     """Store a change of the sheet: a new version and status, the review state the change leaves, the
     history, the later stages, and after publication a new published record."""
     match.version += 1
+    # Decision (issue #19): the result's time for the timetable. Set when the change finishes the sheet,
+    # kept by a correction that leaves it finished, cleared by one that reopens it.
+    if status != Match.Status.FINISHED:
+        match.finished_at = None
+    elif match.status != Match.Status.FINISHED or match.finished_at is None:
+        match.finished_at = timezone.now()
     match.status = status
     # The pairs accepted, and the organiser confirmed, the result as it was: a change needs both again.
     match.accepted_a_at = match.accepted_b_at = None
@@ -485,7 +492,8 @@ def _commit(match: Match, before: dict, action: str, actor: Actor, status: str, 
         match.link_closed = True
     match.save(update_fields=REVIEW_FIELDS)
     _history(match, before, action, actor, reason)
-    result_changed.send(sender=Match, match=match)  # later stages move on by themselves
+    # later stages move on by themselves; the cup records a forfeit's club fine (with the change's reason)
+    result_changed.send(sender=Match, match=match, reason=reason.strip())
     if match.event.finished_at is not None:
         publication.record_correction(match.event, match, _user(actor), reason)
     return match
@@ -677,3 +685,95 @@ def record_playoff(group: Group, order: list[int], *, user) -> Playoff:
     playoff = Playoff.objects.create(group=group, order=order, recorded_by=user)
     result_changed.send(sender=Group, group=group)
     return playoff
+
+
+# --- the event day: late forfeits, referees, the judges' council, entry fees (issue #19) ---------------
+
+# The general rules: a player more than 15 minutes late from the announced time has forfeited, with
+# their pair. Kept with the forfeit as the change's reason (the history; the cup's club fine).
+LATE_REASON = "myöhästyminen"
+
+
+@transaction.atomic
+def late_forfeit(match: Match, side: str, *, user) -> Match:
+    """The organiser records that pair ``side`` ("A" or "B") of a match not yet started forfeits it for
+    being late (RULES.md §3: the opponents win by tuppi, 5–0), once the match's 15-minute deadline has
+    passed (``tournaments.timetable``); the reason "myöhästyminen" goes with it. One step: a forfeit line
+    through :func:`add_entry`, the organiser as its actor."""
+    if side not in ("A", "B"):
+        raise ResultRefused(_("Valitse pari A tai B."), code="bad_side")
+    versions.lock(match.event_id)
+    current = Match.objects.filter(pk=match.pk).first()
+    if current is None:
+        raise ResultRefused(_("Ottelua ei enää ole."), code="gone")
+    if current.status != Match.Status.SCHEDULED:
+        raise ResultRefused(
+            _("Ottelu on jo alkanut tai pelattu: myöhästymisluovutusta ei voi kirjata."), code="started"
+        )
+    found = day_clock.deadline_of(readmodel.build(current.event_id), current.pk)
+    now = timezone.now()
+    if found is None or now < found:
+        raise ResultRefused(
+            _("Myöhästymisen määräaika ei ole vielä kulunut: luovutuksen voi kirjata vasta 15 minuuttia "
+              "kierroksen alkamisen jälkeen."),
+            code="too_early",
+        )
+    return add_entry(
+        current, EntryData(kind=Entry.Kind.FORFEIT, pair=side), version=current.version, actor=Actor(user=user),
+        reason=LATE_REASON,
+    )
+
+
+@transaction.atomic
+def set_referee(match: Match, name: str, *, user=None) -> Match:
+    """Name the match's referee (tuomari); an empty name: the player in seat 4 keeps the scoresheet."""
+    from tournaments.validators import NAME_MAX_LENGTH, reject_formula
+
+    name = " ".join((name or "").split())
+    if len(name) > NAME_MAX_LENGTH:
+        raise ValidationError(
+            _("Nimi on liian pitkä (enintään %(n)s merkkiä).") % {"n": NAME_MAX_LENGTH}, code="name_long"
+        )
+    reject_formula(name)
+    versions.lock(match.event_id)  # the referee is in the snapshot (the JSON API, the printouts)
+    Match.objects.filter(pk=match.pk).update(referee=name)
+    match.referee = name
+    return match
+
+
+@transaction.atomic
+def set_council(event: Event, names: list[str]) -> Event:
+    """Record the event's judges' council: 3–5 names (or none, not named yet); anything else is refused."""
+    from tournaments.validators import validate_council
+
+    names = [" ".join(str(n).split()) for n in names]
+    validate_council(names)
+    event = versions.lock(event.pk)
+    event.judges = names
+    event.save(update_fields=["judges"])
+    return event
+
+
+@transaction.atomic
+def record_fee(pair: Pair, method: str, *, user=None) -> Pair:
+    """The pair has paid its entry fee (the event's fee for a pair, recorded as it is now) by ``method``
+    (cash, card or transfer); recorded again, the method is corrected and the time and amount kept."""
+    if method not in Pair.FeeMethod.values:
+        raise ValidationError(_("Valitse maksutapa: käteinen, kortti tai tilisiirto."), code="fee_method")
+    event = versions.lock(pair.event_id)
+    pair = Pair.objects.select_for_update().get(pk=pair.pk)
+    if pair.fee_paid_at is None:
+        pair.fee_paid_at, pair.fee_amount = timezone.now(), event.fee_per_pair
+    pair.fee_method, pair.fee_recorded_by = method, _real(user)
+    pair.save(update_fields=["fee_paid_at", "fee_amount", "fee_method", "fee_recorded_by"])
+    return pair
+
+
+@transaction.atomic
+def clear_fee(pair: Pair, *, user=None) -> Pair:
+    """Take back a payment recorded by mistake: the pair has not paid."""
+    versions.lock(pair.event_id)
+    pair = Pair.objects.select_for_update().get(pk=pair.pk)
+    pair.fee_paid_at, pair.fee_amount, pair.fee_method, pair.fee_recorded_by = None, None, "", _real(user)
+    pair.save(update_fields=["fee_paid_at", "fee_amount", "fee_method", "fee_recorded_by"])
+    return pair

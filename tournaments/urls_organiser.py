@@ -48,6 +48,8 @@ event_urls = [
     # printouts
     path("tulosteet/", printouts.printouts, name="printouts"),
     path("tulosteet/poytakirjat-<str:stage>-<int:round>.pdf", printouts.round_sheets, name="round_sheets"),
+    # the event day (issue #19): late forfeits, entry fees, referees
+    path("", include("tournaments.urls_day")),
 ]
 
 urlpatterns = [

@@ -24,7 +24,7 @@ def test_sheets_headers_and_layout(client, hand_season):
     response = download(client, hand_season.season)
     assert response["Content-Disposition"] == 'attachment; filename="tuppicup-2025-2026.xlsx"'
     wb = workbook(response)
-    assert wb.sheetnames == ["Pelaajat", "Parit", "Kerhot", "Kisat"]
+    assert wb.sheetnames == ["Pelaajat", "Parit", "Kerhot", "Kisat", "Sakot"]  # Sakot: issue #19's club fines
     ws = wb["Pelaajat"]
     assert [c.value for c in ws[1]] == [
         "Sija",

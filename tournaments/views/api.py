@@ -5,6 +5,7 @@ it carries an ETag, and a client that sends it back gets ``304 Not Modified`` un
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 from django.http import HttpResponse, JsonResponse
@@ -12,6 +13,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from tournaments import caching, extensions
+from tournaments import timetable as day_clock
 from tournaments.live import event_page
 from tournaments.models import Event, Stage
 
@@ -46,6 +48,7 @@ def match_json(m) -> dict:
         "tuppi": o.tuppi,
         "totals": {"a": o.totals[0], "b": o.totals[1]},
         "match_points": None if o.match_points is None else {"a": o.match_points[0], "b": o.match_points[1]},
+        "referee": m.referee or None,  # null: the player in seat 4 keeps the scoresheet
     }
 
 
@@ -79,6 +82,7 @@ def placement_json(snap) -> list[dict]:
             "a": m.pair_a_id,
             "b": m.pair_b_id,
             "winner": m.outcome.winner if m.outcome.finished else None,
+            "referee": m.referee or None,
         }
         for m in snap.placements
     ]
@@ -92,9 +96,29 @@ def final_ranking_json(snap) -> list[dict]:
     ]
 
 
+def timetable_json(snap) -> dict:
+    """The event day's clock (issue #19): the planned starts and each round's planned and estimated start
+    and estimated end (``tournaments.timetable``; they move as results come in)."""
+    ev = snap.event
+    starts = day_clock.day_starts(ev)
+    draw = timezone.make_aware(dt.datetime.combine(ev.starts_on, ev.draw_time), timezone.get_default_timezone())
+    return {
+        "draw": draw.isoformat(),
+        "play_starts": {day: at.isoformat() for day, at in starts.items()},
+        "minutes_per_deal": ev.minutes_per_deal,
+        "rounds": [
+            {
+                "stage": t.stage, "round": t.round, "planned": t.planned.isoformat(),
+                "estimated": t.estimated.isoformat(), "estimated_end": t.ends.isoformat(), "finished": t.finished,
+            }
+            for t in snap.timetable
+        ],
+    }
+
+
 def event_json(snap) -> dict:
     ev = snap.event
-    payload = {"slug": ev.slug, "name": ev.name, "status": ev.status}
+    payload = {"slug": ev.slug, "name": ev.name, "status": ev.status, "timetable": timetable_json(snap)}
     extra = extensions.event_payload(ev.kind)
     if extra is not None:  # an event kind of another app (the team competition): its own keys
         return {**payload, "groups": [], **extra(snap)}

@@ -27,6 +27,7 @@ from tournaments.forms_entries import ImportForm, PairForm, PlayerPickForm
 from tournaments.models import Event, Pair, PairMember, Player, Withdrawal
 from tournaments.permissions import organiser_required
 from tournaments.search import fold, folded
+from tournaments.views import day
 
 SEARCH_LIMIT = 15
 SEARCH_MIN_LENGTH = 2
@@ -500,6 +501,7 @@ def checkin(request, event):
         "counts": {"total": len(active), "present": len(active) - len(absent)},
         "confirm": request.GET.get("vahvista") == "1" and not drawn and bool(absent),
     }
+    context.update(day.checkin_context(request, event))  # issue #19: entry fees, the late-forfeit deadline
     return render(request, "tournaments/organiser/entries/checkin.html", context)
 
 

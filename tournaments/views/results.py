@@ -16,6 +16,7 @@ from tournaments.models import Group, Match, Stage
 from tournaments.permissions import organiser_required
 from tournaments.prefetch import with_pairs
 from tournaments.results import short_label
+from tournaments.views import day
 
 ACTION_LABELS = {
     "add": gettext_lazy("rivi lisätty"),
@@ -111,6 +112,7 @@ def overview(request, event):
         "rounds": sorted({m.round for m in snap.matches}), "groups": [g.name for g in snap.groups],
         "filters": {"kierros": rounds, "lohko": group, "tila": state},
         "live_url": request.get_full_path(),
+        **day.late_context(event, snap, back=request.get_full_path()),  # issue #19: the late-forfeit deadline
     }
     template = "tournaments/results/_desk.html" if request.headers.get("HX-Request") else "tournaments/results/overview.html"
     return render(request, template, context)
