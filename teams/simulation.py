@@ -1,4 +1,4 @@
-"""A random but valid team competition for the demo and ``simulate_event --teams``: teams from the demo
+"""A random but valid team competition for the demo and ``simulate_teams``: teams from the demo
 registry's clubs, the bracket drawn, random orders declared, every pair match played with a random valid
 scoresheet through the rules engine, to the final and the match for third place. Not used by the live
 system."""
@@ -72,7 +72,7 @@ def _declare_all(event: Event, rng: random.Random) -> list[TeamMatch]:
 
 def simulate_team_competition(teams: int, seed: int) -> Event:
     """Create an SM team competition with ``teams`` teams and play it to the end; returns the event (its
-    slug is what ``simulate_event --teams`` prints last)."""
+    slug is what ``simulate_teams`` prints last)."""
     if teams < 2:
         raise ValueError("a team competition needs at least 2 teams")
     ensure_registry()

@@ -28,7 +28,7 @@ def world(django_user_model):
     call_command("simulate_event", "--pairs", "16", "--seed", "1", stdout=out)
     event = Event.objects.get(slug=out.getvalue().split()[-1])
     out = io.StringIO()
-    call_command("simulate_event", "--teams", "4", "--seed", "2", stdout=out)
+    call_command("simulate_teams", "--teams", "4", "--seed", "2", stdout=out)
     team_event = Event.objects.get(slug=out.getvalue().split()[-1])
     organiser = django_user_model.objects.create_user("csp-organiser", password="csp-salasana-1")
     event.organisers.add(organiser)

@@ -150,7 +150,7 @@ def world(django_db_setup, django_db_blocker):
             call_command("simulate_event", "--pairs", "16", "--seed", "1", stdout=out)
             pair_event = Event.objects.get(slug=out.getvalue().split()[-1])
             out = io.StringIO()
-            call_command("simulate_event", "--teams", "4", "--seed", "2", stdout=out)
+            call_command("simulate_teams", "--teams", "4", "--seed", "2", stdout=out)
             team_event = Event.objects.get(slug=out.getvalue().split()[-1])
             users = get_user_model().objects
             organiser = users.create_user("drive-organiser", password="x-salasana-1")

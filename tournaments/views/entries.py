@@ -445,7 +445,7 @@ def pair_matches(pair: Pair, query: str) -> bool:
     query = query.strip()
     if not query:
         return True
-    if query.isdigit():
+    if query.isascii() and query.isdigit():  # "²" is a digit to str.isdigit, not to int()
         return pair.number == int(query)
     return all(word in pair.search_text for word in fold(query).lower().split())
 

@@ -1,9 +1,8 @@
-"""``manage.py simulate_event --pairs N --seed S`` (or ``--teams T`` for an SM team competition, played to
-its final by ``teams.simulation``): a cup event with N pairs from the demo registry,
+"""``manage.py simulate_event --pairs N --seed S``: a cup event with N pairs from the demo registry,
 everyone checked in, the groups drawn, and the whole weekend played with random but valid deals through
 the rules engine: Saturday groups, Sunday groups, placement matches, final places published; play-offs
 are recorded in a random order wherever a tie needs one. ``--until draw|groups|sunday`` stops earlier.
-The event's slug is the last word of the output.
+The event's slug is the last word of the output. (An SM team competition: ``manage.py simulate_teams``.)
 """
 
 from __future__ import annotations
@@ -26,19 +25,14 @@ class Command(BaseCommand):
     help = "Create a cup event with N demo pairs, check everyone in and draw the groups."
 
     def add_arguments(self, parser):
-        parser.add_argument("--pairs", type=int, help="number of pairs (16 or more): a two-day pair event")
-        parser.add_argument("--teams", type=int, help="number of teams (2 or more): an SM team competition")
+        parser.add_argument("--pairs", type=int, required=True, help="number of pairs (16 or more): a two-day pair event")
         parser.add_argument("--seed", type=int, default=1, help="random seed: the same seed gives the same event")
         parser.add_argument(
             "--until", choices=["draw", "groups", "sunday", "all"], default="all",
             help="stop after the draw, the Saturday groups or the Sunday groups; default: play to final places",
         )
 
-    def handle(self, *args, pairs: int | None, seed: int, until: str = "all", teams: int | None = None, **options):
-        if (pairs is None) == (teams is None):
-            raise CommandError("give either --pairs N (a pair event) or --teams T (a team competition)")
-        if teams is not None:
-            return self._teams(teams, seed)
+    def handle(self, *args, pairs: int, seed: int, until: str = "all", **options):
         if pairs < 16:
             raise CommandError("--pairs must be at least 16 (the two-day format's minimum)")
         ensure_registry()
@@ -71,13 +65,4 @@ class Command(BaseCommand):
         if until != "draw":
             for line in play_weekend(event, rng, until=until):
                 self.stdout.write(line)
-        self.stdout.write(f"Event: {event.slug}")
-
-    def _teams(self, teams: int, seed: int) -> None:
-        from teams.simulation import simulate_team_competition
-
-        if teams < 2:
-            raise CommandError("--teams must be at least 2")
-        event = simulate_team_competition(teams, seed)
-        self.stdout.write(f"{teams} teams drawn into a knockout bracket and played to the final; seed {seed}.")
         self.stdout.write(f"Event: {event.slug}")
