@@ -10,7 +10,7 @@ from teams.forms import PLAYER_SLOTS, TeamForm
 from teams.models import Team, TeamPair
 from teams.services import represented_clubs
 from tournaments.models import PairMember, Player
-from tournaments.views.entries import SEARCH_MIN_LENGTH, search_players
+from tournaments.search import SEARCH_MIN_LENGTH, search_players
 
 
 def annotate(event, players: list[Player], team: Team | None = None) -> list[Player]:

@@ -10,8 +10,10 @@ spelling some typists use), and case is left to ``icontains``.
 
 from __future__ import annotations
 
-from django.db.models import CharField, Func, Value
+from django.db.models import CharField, Func, Q, Value
 from django.db.models.functions import Replace
+
+from tournaments.models import Player
 
 # The letters of Finnish, Swedish and the names common in the registry, lower and upper case.
 LETTERS = {
@@ -68,3 +70,28 @@ class Folded(Func):
 def folded(field: str) -> Folded:
     """The database expression of the column ``field`` folded by the table."""
     return Folded(field)
+
+
+# The player search of the entry forms (a pair, a replacement, a team's players and substitute).
+SEARCH_LIMIT = 15
+SEARCH_MIN_LENGTH = 2
+
+
+def search_players(query: str, limit: int = SEARCH_LIMIT) -> list[Player]:
+    """Players whose first name, last name or member number contains every word of ``query``, without
+    regard to case or diacritics ("kivela" finds Kivelä)."""
+    words = query.split()
+    if len(query.strip()) < SEARCH_MIN_LENGTH or not words:
+        return []
+    condition = Q()
+    for word in words[:4]:
+        plain = fold(word)
+        condition &= (
+            Q(first_folded__icontains=plain) | Q(last_folded__icontains=plain) | Q(member_number__startswith=word)
+        )
+    return list(
+        Player.objects.alias(first_folded=folded("first_name"), last_folded=folded("last_name"))
+        .filter(condition)
+        .select_related("club")
+        .order_by("last_name", "first_name")[:limit]
+    )

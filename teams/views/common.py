@@ -6,7 +6,7 @@ from __future__ import annotations
 from teams import results
 from teams.models import Team, TeamMatch
 from tournaments.models import PairMember
-from tournaments.views.entries import search_players
+from tournaments.search import search_players
 
 
 def pairs_by_id(team: Team) -> dict:

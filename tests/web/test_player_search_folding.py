@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.web.entries_helpers import club, player
-from tournaments.search import fold
-from tournaments.views.entries import search_players
+from tournaments.search import fold, search_players
 
 
 @pytest.fixture

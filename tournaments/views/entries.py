@@ -26,11 +26,9 @@ from tournaments import importer, services
 from tournaments.forms_entries import ImportForm, PairForm, PlayerPickForm
 from tournaments.models import Event, Pair, PairMember, Player, Withdrawal
 from tournaments.permissions import organiser_required
-from tournaments.search import fold, folded
+from tournaments.search import SEARCH_MIN_LENGTH, fold, search_players
 from tournaments.views import day
 
-SEARCH_LIMIT = 15
-SEARCH_MIN_LENGTH = 2
 PLAYER_FIELDS = ("q", "player", "first_name", "last_name", "member_number", "namesake_ok")
 
 
@@ -48,26 +46,6 @@ def _pairs_with_players(event: Event):
 def _entered(event: Event) -> dict[int, int]:
     """player id → the number of the event's pair they are in."""
     return dict(PairMember.objects.filter(event=event).values_list("player_id", "pair__number"))
-
-
-def search_players(query: str, limit: int = SEARCH_LIMIT) -> list[Player]:
-    """Players whose first name, last name or member number contains every word of ``query``, without
-    regard to case or diacritics ("kivela" finds Kivelä: ``tournaments.search``)."""
-    words = query.split()
-    if len(query.strip()) < SEARCH_MIN_LENGTH or not words:
-        return []
-    condition = Q()
-    for word in words[:4]:
-        plain = fold(word)
-        condition &= (
-            Q(first_folded__icontains=plain) | Q(last_folded__icontains=plain) | Q(member_number__startswith=word)
-        )
-    return list(
-        Player.objects.alias(first_folded=folded("first_name"), last_folded=folded("last_name"))
-        .filter(condition)
-        .select_related("club")
-        .order_by("last_name", "first_name")[:limit]
-    )
 
 
 def _id(value) -> int | None:
