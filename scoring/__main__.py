@@ -22,7 +22,7 @@ from scoring.errors import ScoringError
 # raising ScoringError for invalid input. Imported lazily so one command's module never slows another.
 COMMANDS = {
     "match": ("scoring.match", "run_cli", "score one match: totals, rises, match points"),
-    "standings": ("scoring.standings", "run_cli", "rank one group by the official tie-breaks"),
+    "standings": ("scoring.standings_cli", "run_cli", "rank one group by the official tie-breaks"),
     "cup": ("scoring.cup", "run_cli", "rank a season's players by cup points"),
 }
 MAX_INPUT_BYTES = 64 * 1024 * 1024

@@ -41,7 +41,8 @@ from hypothesis import strategies as st
 
 from scoring.errors import ScoringError
 from scoring.prospects import Prospect, advancement, group_prospects, remaining_round_robin
-from scoring.standings import MatchResult, Playoff, rank_group, run_cli
+from scoring.standings import MatchResult, Playoff, rank_group
+from scoring.standings_cli import run_cli
 
 SPLITS = {5: 0, 4: 1, 3: 2}
 STEP = 4

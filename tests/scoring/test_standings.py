@@ -12,8 +12,8 @@ from scoring.standings import (
     Standing,
     cross_table,
     rank_group,
-    run_cli,
 )
+from scoring.standings_cli import run_cli
 
 SPLITS = {5: 0, 4: 1, 3: 2}
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from scoring.errors import ScoringError
-from scoring.standings import run_cli
+from scoring.standings_cli import run_cli
 
 CASES_DIR = Path(__file__).parent / "cases" / "standings"
 CASES = sorted(CASES_DIR.glob("*.json"))
