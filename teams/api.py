@@ -15,7 +15,8 @@ def event_extra(snap) -> dict:
     - ``bracket``: every match of the drawn bracket, by round and slot, the match for third place last:
       ``{"round" (1 = first; "third" for the match for third place), "slot", "a", "b" (team ids; in round 1
       null is a bye, later null is a team not known yet), "winner" (team id or null), "pair_matches":
-      [{"order" (1–3), "a", "b" (pair ids), "winner" (pair id or null)}]}`` (pair matches once started);
+      [{"order" (1–3), "a", "b" (pair ids), "winner" (pair id or null), "substitutes": [{"player" (the
+      substitute's id), "name", "replaces" (the replaced player's name)}]}]}`` (pair matches once started);
     - ``final_ranking``: ``{"place", "team"}`` for the places decided so far (1–4 from the final and the
       match for third place, then by the round reached; shared places repeat), all once finished.
     """
@@ -48,6 +49,11 @@ def event_extra(snap) -> dict:
                         "a": pm.pair_a_id,
                         "b": pm.pair_b_id,
                         "winner": pm.outcome.winner if pm.outcome.finished else None,
+                        "substitutes": [
+                            {"player": p.pk, "name": f"{p.first_name} {p.last_name}", "replaces": p.replaces}
+                            for p in (*pm.pair_a.players, *pm.pair_b.players)
+                            if p.substitute
+                        ],
                     }
                     for pm in row.pair_matches
                 ]

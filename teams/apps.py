@@ -21,12 +21,13 @@ class TeamsConfig(AppConfig):
     def ready(self) -> None:
         from django.urls import reverse
 
-        from teams import api, services  # noqa: F401  (services: the bracket follows result_changed)
+        from teams import api, results, services  # noqa: F401  (services: the bracket follows result_changed)
         from tournaments import extensions
         from tournaments.models import Event, Stage
 
         extensions.register_event_payload(Event.Kind.SM_TEAM, api.event_extra)
         extensions.register_final_places(Event.Kind.SM_TEAM, services.final_places)
+        extensions.register_match_labels(Stage.TEAM, results.pair_match_labels)
         extensions.register_organiser_home(
             Event.Kind.SM_TEAM, lambda slug: reverse("teams_organiser:overview", args=[slug])
         )

@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch
 from django.utils.translation import gettext as _
 
 from scoring import knockout
@@ -386,3 +386,21 @@ def history(row: TeamMatch) -> list[HistoryLine]:
             )
         )
     return lines
+
+
+def pair_match_labels(matches) -> dict[int, str]:
+    """What each of a team match's pair matches is called on its scoresheet and pages (two queries):
+    its round by name and its order, "Loppuottelu · pari 1", not the bracket round's number."""
+    links = list(
+        PairMatchLink.objects.filter(match__in=[m.pk for m in matches]).select_related("team_match")
+    )
+    events = {link.team_match.event_id for link in links}
+    rounds = dict(
+        TeamRound.objects.filter(event__in=events).values("event").annotate(n=Count("pk")).values_list("event", "n")
+    )
+    out = {}
+    for link in links:
+        row = link.team_match
+        name = _("Pronssiottelu") if row.third_place else round_label(row.round, rounds.get(row.event_id, row.round))
+        out[link.match_id] = _("%(round)s · pari %(k)s") % {"round": name, "k": link.order}
+    return out

@@ -24,7 +24,18 @@ from teams import results
 from teams.models import PairMatchLink, Team, TeamMatch, TeamMatchChange, TeamOrder, TeamPair, TeamRound
 from tournaments import publication, versions
 from tournaments import services as tournament_services
-from tournaments.models import Club, Event, Match, Pair, PairMember, Player, SeasonClub, Stage, Transfer
+from tournaments.models import (
+    Club,
+    Event,
+    Match,
+    MatchSubstitute,
+    Pair,
+    PairMember,
+    Player,
+    SeasonClub,
+    Stage,
+    Transfer,
+)
 from tournaments.signals import result_changed
 
 TEAM = Stage.TEAM
@@ -605,6 +616,13 @@ def _start(row: TeamMatch, event: Event, user) -> None:
             deals_planned=event.deals_placement,
         )
         PairMatchLink.objects.create(team_match=row, order=k, match=match)
+        for order in (order_a, order_b):  # the substitute sits at the table of the pair he plays in
+            if order.substitute_for_id is not None and PairMember.objects.filter(
+                pair_id=order.pair_ids[k - 1], player_id=order.substitute_for_id
+            ).exists():
+                MatchSubstitute.objects.create(
+                    match=match, player_id=order.substitute_for_id, substitute_id=order.substitute_id
+                )
     row.started_at = timezone.now()
     row.started_by = _real_user(user)
     row.save(update_fields=["started_at", "started_by"])

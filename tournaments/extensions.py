@@ -125,3 +125,22 @@ def demo_steps() -> list[Callable]:
 
     autodiscover_modules("demo")
     return [step for _order, _name, step in sorted(_demo_steps, key=lambda entry: (entry[0], entry[1]))]
+
+
+_match_labels: dict[str, Callable] = {}
+
+
+def register_match_labels(stage: str, labels: Callable) -> None:
+    """``labels(matches) -> {match id: label}``: what a match of that stage is called where a pair match
+    says "round r" (the team competition: "Loppuottelu · pari 1" rather than "kierros 4")."""
+    _match_labels[stage] = labels
+
+
+def match_labels(matches) -> dict[int, str]:
+    """The labels of those of ``matches`` whose stage has its own (one call per such stage)."""
+    out: dict[int, str] = {}
+    for stage, labels in _match_labels.items():
+        mine = [m for m in matches if m.stage == stage]
+        if mine:
+            out.update(labels(mine))
+    return out

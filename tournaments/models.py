@@ -558,6 +558,31 @@ class DrawSwap(models.Model):
         return f"{self.pair_x} ↔ {self.pair_y}"
 
 
+class MatchSubstitute(models.Model):
+    """A substitute (*varamies*) who sat at the table in a player's place for one match (RULES.md §6).
+
+    In the team competition the leader's declared order names the substitute and the player he
+    replaces; when the team match starts, its pair matches are created from the orders and this row with
+    them, so the match records who played: the scoresheet (on paper and on the phone), the match pages and
+    the result lines name the substitute, marked as one (``readmodel``)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="substitutes")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("pelaaja"))
+    substitute = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("varamies"))
+
+    class Meta:
+        verbose_name = _("ottelun varamies")
+        verbose_name_plural = _("ottelujen varamiehet")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="one_substitute_per_player_and_match"),
+            models.UniqueConstraint(fields=["match", "substitute"], name="substitute_once_per_match"),
+            models.CheckConstraint(condition=~Q(player=F("substitute")), name="substitute_is_another_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}: {self.substitute_id} for {self.player_id}"
+
+
 class Entry(models.Model):
     """One line of a match's scoresheet, in order: a deal, a points penalty, a tuppi penalty or a forfeit.
 

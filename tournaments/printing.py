@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from weasyprint import HTML
 
 from scoring.timetable import BREAK_AFTER
+from tournaments import extensions, readmodel
 from tournaments.models import Entry, Match, PaperResult, Stage
 from tournaments.prefetch import with_pairs
 from tournaments.results import sheet_and_outcome
@@ -149,6 +150,8 @@ def scoresheet_pages(matches, link_base: str) -> list[dict]:
     for row in Entry.objects.filter(match__in=matches).order_by("match_id", "position"):
         rows_by_match[row.match_id].append(row)
     papers = {p.match_id: p for p in PaperResult.objects.filter(match__in=matches)}
+    seated = readmodel.match_pairs(matches)  # a substitute's name in the place of the player he replaces
+    labels = extensions.match_labels(matches)  # a team match's pair match: "Loppuottelu · pari 1"
     pages, grids = [], {}
     for match in matches:
         rows = rows_by_match[match.pk]
@@ -164,6 +167,9 @@ def scoresheet_pages(matches, link_base: str) -> list[dict]:
         pages.append(
             {
                 "match": match,
+                "pair_a": seated[match.pk][0],
+                "pair_b": seated[match.pk][1],
+                "label": labels.get(match.pk, ""),
                 "outcome": result,
                 "grid": grids[(body_rows, breaks)],
                 "break_deals": tuple(numbers[row - 1] for row in breaks),

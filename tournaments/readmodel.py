@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 
 from django.conf import settings
@@ -37,6 +37,7 @@ from tournaments.models import (
     Group,
     GroupEntry,
     Match,
+    MatchSubstitute,
     Pair,
     PairMember,
     PaperResult,
@@ -74,13 +75,24 @@ class ClubView:
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:
+    """A player as the pages show one. ``substitute``: a substitute (*varamies*) at the table of one match,
+    in the place of ``replaces`` (a match's pairs only: ``MatchView.pair_a``/``pair_b``); every name the
+    pages, the scoresheets and the PDFs print carries the mark."""
+
     pk: int
     first_name: str
     last_name: str
+    substitute: bool = False
+    replaces: str = ""  # the replaced player's name
 
     @property
     def full_name(self) -> str:
-        return f"{self.first_name} {self.last_name}"
+        name = f"{self.first_name} {self.last_name}"
+        return _("%(name)s (varamies)") % {"name": name} if self.substitute else name
+
+    @property
+    def surname(self) -> str:
+        return _("%(name)s (varamies)") % {"name": self.last_name} if self.substitute else self.last_name
 
     def __str__(self) -> str:
         return self.full_name
@@ -106,8 +118,17 @@ class PairView:
 
     @property
     def name(self) -> str:
-        names = [p.last_name for p in self.players]
+        names = [p.surname for p in self.players]
         return " / ".join(names) if names else f"#{self.number}"
+
+    def with_substitutes(self, substitutes: dict[int, PlayerView]) -> PairView:
+        """This pair as it sat at one match's table: ``substitutes`` maps a replaced player's id to the
+        substitute who played in their place (``MatchSubstitute``)."""
+        players = tuple(
+            replace(substitutes[p.pk], replaces=f"{p.first_name} {p.last_name}") if p.pk in substitutes else p
+            for p in self.players
+        )
+        return replace(self, players=players)
 
     @property
     def full_name(self) -> str:
@@ -426,8 +447,30 @@ class EventSnapshot:
 # --- building ----------------------------------------------------------------------------------------
 
 
+def pair_view(pair: Pair) -> PairView:
+    """A loaded pair (club and members prefetched, ``prefetch.with_pairs``) as the read model shows it."""
+    club = ClubView(pair.club_id, pair.club.name, pair.club.short_name)
+    players = tuple(PlayerView(p.pk, p.first_name, p.last_name) for p in pair.players)
+    return PairView(pair.pk, pair.number, club, players, pair.withdrawn_at)
+
+
+def match_pairs(matches) -> dict[int, tuple[PairView, PairView]]:
+    """Each loaded match's two pairs as they sat at its table, substitutes in their places (one query)."""
+    subs: dict[int, dict[int, PlayerView]] = defaultdict(dict)
+    team = [m.pk for m in matches if m.stage == Stage.TEAM]
+    for row in MatchSubstitute.objects.filter(match__in=team).select_related("substitute") if team else ():
+        s = row.substitute
+        subs[row.match_id][row.player_id] = PlayerView(s.pk, s.first_name, s.last_name, substitute=True)
+    return {
+        m.pk: (pair_view(m.pair_a).with_substitutes(subs[m.pk]), pair_view(m.pair_b).with_substitutes(subs[m.pk]))
+        for m in matches
+    }
+
+
+
 def build(event_id: int, *, stages: tuple[str, ...] | None = None) -> EventSnapshot:
-    """The snapshot of one event from the database, in twelve queries whatever the event's size.
+    """The snapshot of one event from the database, in twelve queries whatever the event's size (a team
+    competition's, thirteen: its substitutes).
 
     ``stages`` limits the matches, groups and lines loaded to those stages (a service that needs only
     Sunday's tables); such a snapshot has no final places and is never cached."""
@@ -481,17 +524,28 @@ def build_many(event_ids, *, stages: tuple[str, ...] | None = None) -> dict[int,
         lines[row[0]].append(engine_entry(*row[1:]))
     papers = {row[0]: row[1:] for row in papers_q.values_list("match_id", *PAPER_FIELDS)}
 
-    matches: dict[int, list[MatchView]] = defaultdict(list)
-    for (pk, event_id, stage, group_id, rnd, table, a, b, deals, status, tier, p_round, slot, version, confirmed,
-         accepted_a, accepted_b, closed, corrected, finished_at, referee) in matches_q.values_list(
+    match_rows = list(matches_q.values_list(
         "pk", "event_id", "stage", "group_id", "round", "table", "pair_a_id", "pair_b_id", "deals_planned",
         "status", "tier", "placement_round", "slot", "version", "confirmed_at", "accepted_a_at", "accepted_b_at",
         "link_closed", "corrected_at", "finished_at", "referee",
-    ):
+    ))
+    # Substitutes sit only at the team competition's tables: one more query, and only where there are some.
+    substitutes: dict[int, dict[int, PlayerView]] = defaultdict(dict)
+    if any(row[2] == Stage.TEAM for row in match_rows):
+        for match_id, player_id, sub_id, first, last in MatchSubstitute.objects.filter(
+            match__event_id__in=ids
+        ).values_list("match_id", "player_id", "substitute_id", "substitute__first_name", "substitute__last_name"):
+            substitutes[match_id][player_id] = PlayerView(sub_id, first, last, substitute=True)
+    matches: dict[int, list[MatchView]] = defaultdict(list)
+    for (pk, event_id, stage, group_id, rnd, table, a, b, deals, status, tier, p_round, slot, version, confirmed,
+         accepted_a, accepted_b, closed, corrected, finished_at, referee) in match_rows:
         result = fold_outcome(status, deals, (a, b), lines.get(pk, ()), papers.get(pk))
+        pair_a, pair_b = all_pairs[a], all_pairs[b]
+        if pk in substitutes:
+            pair_a, pair_b = pair_a.with_substitutes(substitutes[pk]), pair_b.with_substitutes(substitutes[pk])
         matches[event_id].append(
             MatchView(
-                pk, stage, group_by_id.get(group_id), rnd, table, all_pairs[a], all_pairs[b], deals, status, tier,
+                pk, stage, group_by_id.get(group_id), rnd, table, pair_a, pair_b, deals, status, tier,
                 p_round, slot, version, confirmed, result, (accepted_a is not None, accepted_b is not None), closed,
                 corrected, finished_at, referee,
             )

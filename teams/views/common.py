@@ -28,12 +28,14 @@ def match_context(
     matches = {m.order: m for m in row.pair_matches}
     lines = []
     for k in (1, 2, 3):
+        match = matches.get(k)
         lines.append(
             {
                 "order": k,
-                "pair_a": pairs_a.get(order_a.pair_ids[k - 1]) if show_a else None,
-                "pair_b": pairs_b.get(order_b.pair_ids[k - 1]) if show_b else None,
-                "match": matches.get(k),
+                # once played, the pairs as they sit at the table: a substitute in the place he plays
+                "pair_a": match.pair_a if match else pairs_a.get(order_a.pair_ids[k - 1]) if show_a else None,
+                "pair_b": match.pair_b if match else pairs_b.get(order_b.pair_ids[k - 1]) if show_b else None,
+                "match": match,
             }
         )
     return {

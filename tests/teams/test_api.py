@@ -51,7 +51,8 @@ def test_bracket_byes_pair_matches_and_third_place(make_event, organiser):
         "b": s1.team_b_id,
         "winner": None,
         "pair_matches": [
-            {"order": k, "a": m.pair_a_id, "b": m.pair_b_id, "winner": None} for k, m in enumerate(matches, 1)
+            {"order": k, "a": m.pair_a_id, "b": m.pair_b_id, "winner": None, "substitutes": []}
+            for k, m in enumerate(matches, 1)
         ],
     }
     play(s1, s1.team_a, score=(2, 1))

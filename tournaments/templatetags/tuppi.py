@@ -46,3 +46,9 @@ def get_item(mapping, key):
 def organiser_home(event) -> str:
     """Where the organiser of an event of another app's kind works (the team competition's pages)."""
     return extensions.organiser_home(event)
+
+
+@register.simple_tag
+def match_label(match) -> str:
+    """A match's own name where it has one (a team match's pair match: "Loppuottelu · pari 1"), else ""."""
+    return extensions.match_labels([match]).get(match.pk, "")

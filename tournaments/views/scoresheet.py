@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournaments import extensions, services
+from tournaments import extensions, readmodel, services
 from tournaments.forms_results import EntryForm, PaperForm, VersionForm, field_of
 from tournaments.models import Match, PaperResult
 from tournaments.permissions import organiser_required
@@ -154,6 +154,7 @@ def render_sheet(request, sheet: Sheet, *, form=None, paper_form=None, edit: int
         "editable": not sheet.read_only and paper is None, "needs_reason": sheet.organiser and sheet.published,
         "urls": sheet.urls(edit), "accept_sides": [("A", match.accepted_a_at), ("B", match.accepted_b_at)],
         "back": extensions.match_back_link(match) if sheet.organiser else None,
+        "seated": readmodel.match_pairs([match])[match.pk],  # a substitute in the place of the player he replaces
         "last": lines[-1] if lines else None,
         "link_url": public_url(request, reverse("link:sheet", args=[match.token])) if sheet.organiser else None,
     }
