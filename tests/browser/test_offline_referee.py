@@ -50,8 +50,8 @@ def test_three_deals_typed_offline_are_stored_once_in_order(browser, live_server
     assert match.entries.count() == 0  # nothing reached the server
 
     context.set_offline(False)
-    phone.wait_for_function("() => !localStorage.getItem('tuppi-jono-%d') || "
-                            "localStorage.getItem('tuppi-jono-%d') === '[]'" % (match.pk, match.pk), timeout=20_000)
+    phone.wait_for_function(f"() => !localStorage.getItem('tuppi-jono-{match.pk}') || "
+                            f"localStorage.getItem('tuppi-jono-{match.pk}') === '[]'", timeout=20_000)
     phone.wait_for_load_state()
     expect(phone.locator("table.sheet tbody tr")).to_have_count(3, timeout=10_000)
     stored = list(match.entries.order_by("position").values_list("game", "caller_seat", "tricks_a", "client_id"))

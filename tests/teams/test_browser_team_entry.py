@@ -32,8 +32,8 @@ def test_a_team_entered_by_search_as_you_type(request, live_server, make_event, 
     browser = request.getfixturevalue("browser")
     event = team_event(make_event, organiser, name="SM-joukkuekisa", slug="sm-joukkue")
     home, registry = club("Kemin Kasat"), club("Oulun Tuppi")
-    people = [Player.objects.create(first_name=f, last_name=l, member_number=str(100 + i), club=registry)
-              for i, (f, l) in enumerate(NAMES)]
+    people = [Player.objects.create(first_name=first, last_name=last, member_number=str(100 + i), club=registry)
+              for i, (first, last) in enumerate(NAMES)]
     for player in people:  # registered in Oulu, but they play for Kemi this season
         SeasonClub.objects.create(season=event.season, player=player, club=home)
 
