@@ -19,6 +19,7 @@ from tournaments import extensions, readmodel
 from tournaments.models import Entry, Match, PaperResult, Stage
 from tournaments.prefetch import with_pairs
 from tournaments.results import sheet_and_outcome
+from tournaments.weekend import labelled_places
 
 SPARE_ROWS = 6  # for the rise played to its end and a deciding deal (RULES.md §3)
 
@@ -212,7 +213,8 @@ def results_pdf(snap, points: dict[int, object] | None) -> bytes:
 
     ``points`` maps a place to the cup points each player earns for it, as the cup app decides them (the
     event's weight and the season's points table); None when the event gives no cup points."""
-    rows = [(place, pair, None if points is None else points.get(place)) for place, pair in snap.ranking()]
+    rows = [(label, pair, None if points is None else points.get(place))
+            for label, place, pair in labelled_places(snap.ranking())]  # shared places as "5.–8."
     context = {
         "event": snap.event, "rows": rows, "complete": snap.complete, "cup": points is not None,
         "record": snap.published_record, "corrections": snap.corrections, "title": _("Tulosluettelo"),

@@ -67,6 +67,14 @@ class Folded(Func):
         return super().as_sql(compiler, connection, function=function, **extra)
 
 
+def find_pairs(pairs, text: str) -> list:
+    """The pairs (an event's snapshot's ``PairView``s, in their order) whose players' names or club hold
+    every word of ``text``, without regard to case or diacritics: the public "my pair" picker."""
+    words = fold(text).casefold().split()
+    return [p for p in pairs
+            if words and all(w in fold(f"{p.full_name} {p.club.name} {p.club.short_name}").casefold() for w in words)]
+
+
 def folded(field: str) -> Folded:
     """The database expression of the column ``field`` folded by the table."""
     return Folded(field)

@@ -13,6 +13,7 @@ event_urls = [
     path("parit/<int:number>/", public.pair, name="pair"),
     path("sunnuntai/", sunday.public_sunday, name="sunday"),
     path("lopputulokset/", sunday.public_results, name="final_places"),
+    path("halli/", public.hall_screen, name="hall"),
     path("arvontakaavio.pdf", printouts.draw_chart, name="draw_chart_pdf"),
     path("lohkotaulukot.pdf", printouts.group_tables, name="group_tables_pdf"),
     path("sunnuntai.pdf", printouts.bracket, name="bracket_pdf"),

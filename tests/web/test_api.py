@@ -50,11 +50,17 @@ def test_event_detail_exact(client, small):
     assert g["pairs"] == [
         {"id": p.pk, "name": p.name, "club": f"Testikerho {i}"} for i, p in enumerate((p1, p2, p3, p4))
     ]
+    # best and worst (issue #20): four matches are open (P1–P3, P1–P4, P2–P3, P2–P4), two for every pair, and
+    # each pair can still end anywhere: P3 last if it loses both 5–0 and P4 wins both (P4 10, P1 9, P2 6, P3 5);
+    # P1 last if it loses both and P2 wins both (P2 11, P3 5 + ≥0, P4 5, P1 4); P2 first with two 5–0 wins
+    # while P1 loses both (P2 11, P3 10, P1 4); P4 first with two 5–0 wins while P3 loses to P1 and P2 (P4 10,
+    # P1 9, P2 6, P3 5); and P2, P4 last on losing both.
+    reach = {"best": 1, "worst": 4}
     assert g["standings"] == [
-        {"pair": p3.pk, "rank": 1, "match_points": 5, "wins": 1, "totals": 56, "playoff_required": False},
-        {"pair": p1.pk, "rank": 2, "match_points": 4, "wins": 1, "totals": 68, "playoff_required": False},
-        {"pair": p2.pk, "rank": 3, "match_points": 1, "wins": 0, "totals": 20, "playoff_required": False},
-        {"pair": p4.pk, "rank": 4, "match_points": 0, "wins": 0, "totals": 0, "playoff_required": False},
+        {"pair": p3.pk, "rank": 1, "match_points": 5, "wins": 1, "totals": 56, "playoff_required": False, **reach},
+        {"pair": p1.pk, "rank": 2, "match_points": 4, "wins": 1, "totals": 68, "playoff_required": False, **reach},
+        {"pair": p2.pk, "rank": 3, "match_points": 1, "wins": 0, "totals": 20, "playoff_required": False, **reach},
+        {"pair": p4.pk, "rank": 4, "match_points": 0, "wins": 0, "totals": 0, "playoff_required": False, **reach},
     ]
 
     def by_side(match, pair, mine, theirs):
@@ -141,6 +147,8 @@ def test_sunday_groups_are_listed_with_their_stage(client, small, make_event):
         "wins": 1,
         "totals": 40,
         "playoff_required": False,
+        "best": 1,  # the group's only match is played: first for good
+        "worst": 1,
     }
     assert groups[1]["matches"][0]["status"] == "finished" and groups[1]["matches"][0]["winner"] == p3.pk
 

@@ -505,3 +505,29 @@ def test_the_printed_sheet_marks_the_breaks(client, day, organiser, make_event):
     assert svg.count('class="break"') == 2
     assert 'y1="44.2"' in svg and 'y1="81.4"' in svg  # under rows 6 and 12: 7 + 6.2 × 6, 7 + 6.2 × 12
     assert 'class="break"' not in base64.b64decode(grid_svg(22).split(",", 1)[1]).decode()
+
+
+def test_the_pair_page_the_schedule_and_the_hall_screen_show_the_estimate_and_follow_it(client, day, clock):
+    """Issue #19.1: "noin 14.30" beside a round where players look; a late round 1 moves what they see
+    (a page a phone has cached is not kept: its fingerprint names the round's times)."""
+    second_round = round_matches(day, 2)
+    pair = second_round[0].pair_a
+    pair_url = reverse("pair", args=[day.slug, pair.number])
+    schedule_url = reverse("schedule", args=[day.slug]) + "?kierros=2"
+    hall_url = reverse("hall", args=[day.slug])
+    before = client.get(pair_url)
+    assert "noin 12.20" in before.content.decode()
+    assert "noin 12.20" in client.get(schedule_url).content.decode()
+    first, second = round_matches(day, 1)
+    clock.set(at(11, 50))
+    finish(first)
+    clock.set(at(13, 0))
+    finish(second)  # round 1 ended 40 minutes after round 2's planned start
+    etag = before.headers.get("ETag")
+    again = client.get(pair_url, headers={"if-none-match": etag} if etag else {})
+    assert again.status_code == 200
+    page = again.content.decode()
+    assert "noin 13.00" in page and "noin 12.20" not in page
+    assert "noin 13.00" in client.get(schedule_url).content.decode()
+    hall = client.get(hall_url).content.decode()
+    assert "Kierros 2" in hall and "noin 13.00" in hall

@@ -210,3 +210,59 @@ def test_playoff_no_longer_fitting_after_a_correction_is_asked_again(client, mak
         (p3.name, "12", ""),
         (p2.name, "11", ""),
     ]
+
+
+# --- who is through (issue #20), provisional tables, forfeits, scrolling (issue #18) ------------------
+
+
+def test_a_table_in_play_is_provisional_until_its_last_match(client, make_event, organiser):
+    event, group, pairs = one_group_event(make_event, organiser, 4)
+    html = get(client, group_url(event))
+    assert "alustava" in html and "Taulukko on alustava" in html
+    for match in Match.objects.filter(event=event):
+        paper(match, 40, 20)
+    assert "alustava" not in get(client, group_url(event))
+
+
+def test_the_outlook_marks_every_pair_of_a_two_day_event(client, make_event, organiser):
+    """16 pairs: 8 Saturday groups of two, and the first two of each go on (RULES.md §4): both pairs of a
+    group are through before a card is dealt. A one-stage event has no Sunday: no marks."""
+    from tests.web.builders import add_pairs
+
+    event = make_event()
+    add_pairs(event, 16)
+    services.draw_groups(event, organiser, seed=2)
+    html = get(client, group_url(event))
+    rows = standings_table(html)
+    assert len(rows) == 2 and all(r[1].endswith("jatkoon varmasti") for r in rows)
+    assert "lohkon 2 parasta jatkavat" in html  # the legend says what the marks mean
+    event, group, pairs = one_group_event(make_event, organiser, 4)
+    html = get(client, group_url(event))
+    assert not any(s in html for s in ("jatkoon varmasti", "putosi", "vielä auki"))
+
+
+def test_a_forfeit_shows_as_a_forfeit(client, make_event, organiser):
+    """RULES.md §3: a forfeit gives the opponents a tuppi win, 5–0; the pages say "luovutus" and who
+    forfeited, not a plain "tuppi"."""
+    event, group, (p1, p2, p3, p4) = one_group_event(make_event, organiser, 4)
+    match = Match.objects.filter(event=event).order_by("round", "table").first()
+    services.add_entry(match, services.EntryData(kind="forfeit", pair="B"), version=None,
+                       actor=services.Actor(user=organiser))
+    for url in (group_url(event), reverse("schedule", args=[event.slug]) + "?kierros=1",
+                reverse("pair", args=[event.slug, match.pair_a.number])):
+        html = get(client, url)
+        line = html.split(reverse("match", args=[event.slug, match.pk]))[1].split("</li>")[0]
+        assert f"luovutus ({match.pair_b.name} luovutti)" in line and "tuppi" not in line, url
+        assert "5–0 (0–0)" in line
+
+
+def test_the_cross_table_says_it_scrolls(client, make_event, organiser):
+    """The cross table scrolls sideways in its own box (a focusable region with edge shadows); a hint above it
+    is shown by static/js/scrollhint.js while it does not fit."""
+    event, group, pairs = one_group_event(make_event, organiser, 8)
+    html = get(client, group_url(event))
+    hint = html.split("data-scroll-hint")[1].split("</p>")[0]
+    assert "hidden" in hint and "vieritä" in hint
+    after = html.split("data-scroll-hint")[1]
+    assert after.index('class="table-wrap scroll-shadow" tabindex="0" role="region"') < after.index('class="cross"')
+    assert "js/scrollhint.js" in html

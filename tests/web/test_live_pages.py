@@ -38,7 +38,8 @@ def public_urls(event) -> list[str]:
         urls = [reverse(f"teams:{name}", args=[event.slug]) for name in ("bracket", "teams", "final_places")]
         return [*urls, reverse("api_event", args=[event.slug])]
     urls = [
-        reverse(name, args=[event.slug]) for name in ("event", "schedule", "sunday", "final_places", "api_event")
+        reverse(name, args=[event.slug])
+        for name in ("event", "schedule", "sunday", "final_places", "hall", "api_event")
     ]
     urls += [reverse("group", args=[event.slug, g.name]) for g in event.groups.all()]
     urls += [reverse("pair", args=[event.slug, p.number]) for p in event.pairs.all()[:3]]

@@ -48,12 +48,17 @@ def test_event_page_shows_status_and_current_round(client, setup):
     store(Match.objects.filter(event=event, round=2).first(), [rami("A", 9)])  # round 2 under way
     html = get(client, event.get_absolute_url())
     assert "Menossa kierros 2" in html and "2/10 ottelua pelattu" in html
-    # "my next table": every pair is offered, each leading to its own page (a plain GET form, no script)
+    # "my next table": every pair is offered (the search box's list), each number leading to its own page, as
+    # does a choice from the list ("12: Name / Name"): a plain GET form, no script
     for pair in pairs:
-        assert f'<option value="{pair.number}">{pair.name}</option>' in html
-        picked = client.get(reverse("pair_pick", args=[event.slug]), {"pari": pair.number})
-        assert picked.status_code == 302 and picked["Location"] == pair_url(event, pair)
-    assert client.get(reverse("pair_pick", args=[event.slug]), {"pari": "x"})["Location"] == event.get_absolute_url()
+        assert f'<option value="{pair.number}: {pair.name}">' in html
+        for typed in (pair.number, f"{pair.number}: {pair.name}"):
+            picked = client.get(reverse("pair_pick", args=[event.slug]), {"pari": typed})
+            assert picked.status_code == 302 and picked["Location"] == pair_url(event, pair)
+    assert client.get(reverse("pair_pick", args=[event.slug]), {"pari": " "})["Location"] == event.get_absolute_url()
+    # a name that is nobody's: said so, with the search box again
+    nobody = client.get(reverse("pair_pick", args=[event.slug]), {"pari": "xyz"})
+    assert nobody.status_code == 200 and "Haulla ”xyz” ei löytynyt yhtään paria." in nobody.content.decode()
 
 
 def test_event_page_before_the_draw_and_after_the_end(client, make_event, organiser):
@@ -135,3 +140,152 @@ def test_live_pages_poll_only_while_the_event_is_live(client, setup, page):
     html = get(client, url)
     assert "hx-trigger" not in html and "hx-get" not in html
     assert 'id="live"' in html  # the same page, just still
+
+
+# --- the whole weekend (issue #14, point 4), rest rounds and the picker (issue #18) -------------------
+
+
+def simulate(pairs: int, seed: int, until: str):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from tournaments.models import Event
+
+    out = StringIO()
+    call_command("simulate_event", "--pairs", str(pairs), "--seed", str(seed), "--until", until, stdout=out)
+    return Event.objects.get(slug=out.getvalue().split()[-1])
+
+
+def next_box(html: str) -> str:
+    assert 'class="next-table card"' in html, "no next match on the page"
+    return html.split('class="next-table card"')[1].split("</div>")[0]
+
+
+def test_a_rest_round_is_shown_with_its_round(client, setup):
+    """A group of five rests one pair a round: the pair page lists its rest round among its matches, and
+    while the event is in that round the next table box says so before naming the next match."""
+    event, pairs = setup
+    first_round = Match.objects.filter(event=event, round=1)
+    playing = {p for m in first_round for p in (m.pair_a_id, m.pair_b_id)}
+    (resting,) = [p for p in pairs if p.pk not in playing]
+    html = get(client, pair_url(event, resting))
+    assert html.count('class="fixture bye"') == 1
+    bye = html.split('class="fixture bye"')[1].split("</li>")[0]
+    assert "lepovuoro" in bye and "kierros 1" in bye
+    box = next_box(html)
+    assert "kierros 1: lepovuoro" in box and "kierros 2" in box  # its first match is in round 2
+    # once round 1 is played the rest round is behind it: the box names only the next match
+    for match in first_round:
+        paper(match, 40, 20)
+    assert "lepovuoro" not in next_box(get(client, pair_url(event, resting)))
+    # a pair that plays round 1 has its rest round later, in its list only
+    other = pairs[0] if pairs[0] != resting else pairs[1]
+    html = get(client, pair_url(event, other))
+    assert html.count('class="fixture bye"') == 1 and "lepovuoro" not in next_box(html)
+
+
+def test_the_pair_page_covers_the_whole_weekend(client, db):
+    """Saturday through: waiting for Sunday; then the Sunday group's next table, round and opponent; the
+    placement semifinal, the final or the match for third; and the final place once known."""
+    import random
+
+    from tournaments import readmodel, sunday
+    from tournaments.simulation import play_matches, settle_playoffs
+
+    event = simulate(40, 21, "groups")
+    snap = readmodel.build(event.pk)
+    winner = snap.stage_tables("saturday")[0].rows[0].pair
+    html = get(client, reverse("pair", args=[event.slug, winner.number]))
+    assert "jatkoon varmasti" in html and "Jatkoon sunnuntaihin" in html and "next-table" not in html
+
+    sunday.advance(event, None)
+    group = event.groups.get(stage="sunday", entries__pair_id=winner.pk)
+    first = (Match.objects.filter(group=group, pair_a_id=winner.pk) | Match.objects.filter(
+        group=group, pair_b_id=winner.pk)).order_by("round").first()
+    html = get(client, reverse("pair", args=[event.slug, winner.number]))
+    box = next_box(html)
+    other = first.pair_b if first.pair_a_id == winner.pk else first.pair_a
+    assert f"Pöytä {first.table}" in box and f"Sunnuntain lohko {group.name}, kierros {first.round}" in box
+    assert other.name in box
+    assert f"Sunnuntain lohko {group.name}</a>" in html and "Lohko A</a>" in html  # Sunday above Saturday
+    assert html.index(f"Sunnuntain lohko {group.name}</a>") < html.index("Lohko A</a>")
+
+    rng = random.Random(3)
+    play_matches(event.matches.filter(group=group), rng)  # its Sunday group is done, the others are not
+    settle_playoffs(event, rng, "sunday")
+    html = get(client, reverse("pair", args=[event.slug, winner.number]))
+    assert "next-table" not in html and "Seuraavaksi" in html and "sunnuntain lohkot on pelattu" in html
+
+    play_matches(event.matches.filter(stage="sunday"), rng)
+    settle_playoffs(event, rng, "sunday")
+    sunday.create_placements(event)
+    semi = (Match.objects.filter(event=event, placement_round="semi", pair_a_id=winner.pk) | Match.objects.filter(
+        event=event, placement_round="semi", pair_b_id=winner.pk)).get()
+    places = {1: "1.–4.", 2: "5.–8.", 3: "9.–12.", 4: "13.–16."}[semi.tier]
+    box = next_box(get(client, reverse("pair", args=[event.slug, winner.number])))
+    assert f"Pöytä {semi.table}" in box and f"Sijoitusottelu: välierä, sijat {places}" in box
+
+    play_matches([semi], rng)
+    semi.refresh_from_db()
+    html = get(client, reverse("pair", args=[event.slug, winner.number]))
+    assert "Seuraavaksi loppuottelu" in html or "Seuraavaksi pronssiottelu" in html
+    assert f"välierän {2 if semi.slot == 1 else 1}" in html
+
+    for _step in ("semi", "final"):
+        play_matches(event.matches.filter(stage="placement"), rng)
+        sunday.create_placements(event)
+    play_matches(event.matches.filter(stage="placement"), rng)
+    place = dict((p, pl) for pl, p in readmodel.build(event.pk).final_places)[winner.pk]
+    html = get(client, reverse("pair", args=[event.slug, winner.number]))
+    assert "Lopullinen sija" in html and f'<strong class="big">{place}.</strong>' in html
+    assert "next-table" not in html and "Seuraavaksi" not in html
+    assert "Sijoitusottelut" in html and ("loppuottelu, sijat" in html or "pronssiottelu, sijat" in html)
+
+
+def test_a_pair_out_on_saturday_gets_its_shared_final_place(client, make_event, organiser):
+    """A one-stage group with a three-way tie never played off: the three share places 1–3."""
+    from tests.web.results_helpers import tie_group
+
+    event, group, (p1, p2, p3, p4, p5) = tie_group(make_event, organiser)
+    html = get(client, pair_url(event, p2))
+    assert '<strong class="big">1.–3.</strong>' in html
+    assert '<strong class="big">4.</strong>' in get(client, pair_url(event, p4))
+
+
+def test_the_picker_finds_a_pair_by_name(client, make_event, organiser):
+    """The event page's "my pair" box is a plain GET form: a name (any part of a player's name or the club,
+    diacritics ignored) leads to the one pair it finds, or lists the pairs it finds."""
+    from tests.web.builders import add_pairs, clubs
+    from tournaments.models import Event, Player
+
+    event = make_event(format=Event.Format.ONE_STAGE, group_count=1)
+    pairs = add_pairs(event, 4)
+    aino = Player.objects.create(first_name="Aino", last_name="Kivelä", member_number="K1")
+    matti = Player.objects.create(first_name="Matti", last_name="Mäkelä", member_number="K2")
+    target = services.create_pair(event, aino, matti, clubs()[0])
+    services.set_checked_in(target, True)
+    services.draw_groups(event, organiser, seed=1)
+    url = reverse("pair_pick", args=[event.slug])
+    for typed in ("kivela", "KIVELÄ", "aino kiv", "makela matti"):
+        response = client.get(url, {"pari": typed})
+        assert response.status_code == 302 and response["Location"] == pair_url(event, target), typed
+    response = client.get(url, {"pari": "Suku"})  # the other four: a list to choose from
+    html = response.content.decode()
+    assert response.status_code == 200 and "löytyi 4 paria" in html
+    for pair in pairs:
+        assert pair_url(event, pair) in html
+    assert pair_url(event, target) not in html
+    assert client.get(reverse("pair_pick", args=["ei-ole"]), {"pari": "kivela"}).status_code == 404
+
+
+def test_the_event_page_offers_the_remembered_pair(client, setup):
+    """The device's own pair (localStorage, static/js/mypair.js) needs a place on the event page and a
+    "remember" button on the pair page; both are hidden until the script shows them."""
+    event, pairs = setup
+    html = get(client, event.get_absolute_url())
+    assert "data-my-pair-link" in html and f'data-url="{reverse("pair", args=[event.slug, 0])}"' in html
+    assert "js/mypair.js" in html
+    html = get(client, pair_url(event, pairs[0]))
+    assert 'data-my-pair-remember' in html and f'data-number="{pairs[0].number}"' in html and "hidden>" in html
+    assert "Muista oma parini tällä laitteella" in html and "js/mypair.js" in html

@@ -145,16 +145,21 @@ def weekend(db):
 
 def results_rows(text: str) -> list[list[str]]:
     """The results table of the results list, a list of cells per row: the lines after the table's
-    header ("Sija  Pelaajat  Kerho  Cup-pisteet / pelaaja") that open with a place ("1.", "17."), cut into
+    header ("Sija  Pelaajat  Kerho  Cup-pisteet / pelaaja") that open with a place ("1.", "17.–20."), cut into
     the place and the other columns (at two or more spaces)."""
     lines = text.splitlines()
     header = next(i for i, line in enumerate(lines) if line.split()[:2] == ["Sija", "Pelaajat"])
     rows = []
     for line in lines[header + 1 :]:
-        found = re.match(r"\s*(\d+\.)\s+(\S.*)$", line)
+        found = re.match(r"\s*(\d+\.(?:–\d+\.)?)\s+(\S.*)$", line)
         if found:
             rows.append([found[1], *re.split(r"\s{2,}", found[2].strip())])
     return rows
+
+
+def weekend_labels(places: list[int]) -> list[str]:
+    """Places as the list prints them: a place n pairs share as "17.–20." (RULES.md §5), a lone one "5."."""
+    return [f"{p}." if places.count(p) == 1 else f"{p}.–{p + places.count(p) - 1}." for p in places]
 
 
 def test_results_list_and_tables(client, weekend, on_day):
@@ -163,7 +168,7 @@ def test_results_list_and_tables(client, weekend, on_day):
     text = text_of(client.get(reverse("results_pdf", args=[weekend.slug])).content)
     assert weekend.starts_on.strftime("%-d.%-m.%Y") in text  # the date line is there, above the table
     rows = results_rows(text)
-    assert [row[0] for row in rows] == [f"{place}." for place, _pair in places]
+    assert [row[0] for row in rows] == weekend_labels([place for place, _pair in places])
     first = weekend.pairs.get(pk=places[0][1])
     assert "tulosluettelo" in text
     assert rows[0][1:3] == [first.full_name, first.club.name]

@@ -49,3 +49,38 @@ def test_query_count_does_not_grow_with_the_event(client, make_event, organiser)
     services.draw_groups(large, organiser, seed=1)
     for name in ("schedule", "event"):
         assert queries(client, reverse(name, args=[small.slug])) == queries(client, reverse(name, args=[large.slug]))
+
+
+def test_resting_pairs_are_listed_for_each_round(client, make_event, organiser):
+    """Issue #18: an odd-sized group rests one pair a round; the schedule names it under its group. An even
+    group rests nobody, and a group with no match left in a round (a smaller group already done) is not said
+    to rest."""
+    from tests.web.builders import add_pairs as more_pairs
+
+    event = make_event()
+    more_pairs(event, 36)  # 8 groups: four of 5 (five rounds) and four of 4 (three rounds)
+    services.draw_groups(event, organiser, seed=5)
+    sizes = {g.name: g.entries.count() for g in event.groups.all()}
+    assert sorted(sizes.values()) == [4] * 4 + [5] * 4
+    for number in (1, 4):
+        html = client.get(reverse("schedule", args=[event.slug]) + f"?kierros={number}").content.decode()
+        assert "Lepovuorossa" in html
+        resting = html.split("Lepovuorossa")[1].split("</ul>")[0]
+        for group in event.groups.all():
+            in_round = Match.objects.filter(group=group, round=number)
+            playing = {p for m in in_round for p in (m.pair_a_id, m.pair_b_id)}
+            rest = [e.pair for e in group.entries.select_related("pair") if e.pair_id not in playing]
+            if sizes[group.name] == 5:
+                assert len(rest) == 1 and f"Lohko {group.name}:" in resting and rest[0].name in resting
+            else:
+                assert f"Lohko {group.name}:" not in resting
+
+
+def test_round_and_table_stay_together(client, make_event, organiser):
+    """The table number of a fixture is one unbreakable token (CSS keeps it on one line at 390 px)."""
+    event = make_event()
+    add_pairs(event, 16)
+    services.draw_groups(event, organiser, seed=5)
+    html = client.get(reverse("group", args=[event.slug, "A"])).content.decode()
+    match = Match.objects.filter(event=event, group__name="A").first()
+    assert f'<span class="table-no" title="kierros/pöytä">{match.round}/{match.table}</span>' in html

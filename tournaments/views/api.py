@@ -12,7 +12,7 @@ from django.http import HttpResponse, JsonResponse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from tournaments import caching, extensions
+from tournaments import caching, extensions, outlook
 from tournaments import timetable as day_clock
 from tournaments.live import event_page
 from tournaments.models import Event, Stage
@@ -52,7 +52,9 @@ def match_json(m) -> dict:
     }
 
 
-def group_json(table) -> dict:
+def group_json(table, reach=None) -> dict:
+    """A group with its standings; ``reach`` (``outlook.GroupOutlook``) gives each row the best and worst
+    final position the pair can still reach (issue #20)."""
     pairs = [r.pair for r in table.rows] + list(table.withdrawn)
     return {
         "name": table.group.name,
@@ -66,11 +68,17 @@ def group_json(table) -> dict:
                 "wins": r.standing.wins,
                 "totals": r.standing.totals,
                 "playoff_required": r.standing.playoff_required,
+                **_reach(reach, r.standing.pair),
             }
             for r in table.rows
         ],
         "matches": [match_json(m) for m in table.matches],
     }
+
+
+def _reach(reach, pair_id) -> dict:
+    found = reach.of(pair_id) if reach is not None else None
+    return {"best": found.best if found else None, "worst": found.worst if found else None}
 
 
 def placement_json(snap) -> list[dict]:
@@ -125,7 +133,10 @@ def event_json(snap) -> dict:
     return {
         **payload,
         # Saturday's groups, then Sunday's (RULES.md §4–5)
-        "groups": [group_json(t) for t in [*snap.stage_tables(Stage.SATURDAY), *snap.stage_tables(Stage.SUNDAY)]],
+        "groups": [
+            group_json(t, outlook.group_outlook(snap, t))
+            for t in [*snap.stage_tables(Stage.SATURDAY), *snap.stage_tables(Stage.SUNDAY)]
+        ],
         "placement_matches": placement_json(snap),
         "final_ranking": final_ranking_json(snap),
     }

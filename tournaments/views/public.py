@@ -1,14 +1,17 @@
 """Public pages: read-only, no login, made for a phone. Each reads the event's snapshot
 (``tournaments.readmodel``) and answers polls of its live part by conditional GET (``tournaments.live``)."""
 
+import re
+
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from tournaments import extensions
-from tournaments.live import event_page, live_part, render_live
-from tournaments.models import Entry, Event, Match, PaperResult, Stage
+from tournaments import extensions, hall, outlook, weekend
+from tournaments.live import event_page, head, live_part, render_live
+from tournaments.models import Entry, Event, PaperResult, Stage
 from tournaments.results import sheet
+from tournaments.search import find_pairs
 
 
 def home(request):
@@ -40,7 +43,8 @@ def _round_of(request, snap) -> tuple[int | None, int]:
 
 def _schedule_scope(request, snap):
     chosen, current = _round_of(request, snap)
-    return snap.fingerprint(chosen, current, snap.matches_of(Stage.SATURDAY, current))
+    return snap.fingerprint(chosen, current, snap.matches_of(Stage.SATURDAY, current),
+                            snap.round_time(Stage.SATURDAY, current))
 
 
 def _group_or_404(snap, name):
@@ -63,12 +67,30 @@ def _match_scope(request, snap, match_id):
 
 
 def _pair_scope(request, snap, number):
+    """The pair's Saturday and Sunday groups (their matches and play-offs: the tables and outlooks follow),
+    its placement matches, its final place, and the current rounds (its rest rounds before the next match)."""
     found = snap.pair_by_number(number)
     if found is None:
         raise Http404
-    group = snap.pair_group(found.pk, Stage.SATURDAY)
-    table = snap.table(group.pk) if group else None
-    return snap.fingerprint(found.pk, table.matches if table else (), snap.playoffs.get(group.pk) if group else None)
+    parts = []
+    for stage in (Stage.SATURDAY, Stage.SUNDAY):
+        group = snap.pair_group(found.pk, stage)
+        table = snap.table(group.pk) if group else None
+        parts += [table.matches if table else (), snap.playoffs.get(group.pk) if group else None]
+    mine = [m for m in snap.placements if found.pk in (m.pair_a_id, m.pair_b_id)]
+    return snap.fingerprint(
+        found.pk, *parts, mine, weekend.pair_place(snap, found.pk),
+        snap.current_round(Stage.SATURDAY), snap.current_round(Stage.SUNDAY), weekend.pair_times(snap, found.pk),
+    )
+
+
+def _hall_scope(request, snap):
+    """Everything the hall screen rotates through: every match, play-off and place of the event."""
+    if snap.event.kind == Event.Kind.SM_TEAM:
+        raise Http404  # a team competition has its own bracket page
+    return snap.fingerprint(
+        list(snap.matches), sorted(snap.playoffs.items()), snap.final_places, sorted(snap.top_places.items())
+    )
 
 
 @event_page(scope=_event_scope)
@@ -87,18 +109,31 @@ def event(request, head):
         "event": ev,
         "groups": snap.stage_groups(Stage.SATURDAY),
         "swaps": snap.swaps,
-        "pairs": sorted((p for p in snap.pairs.values() if p.active), key=lambda p: p.name),
+        "pairs": sorted((p for p in snap.pairs.values() if p.active), key=lambda p: p.number),
         "kind_links": extensions.event_links(ev.kind, ev.slug),  # another app's own pages (team competition)
     }
     return render_live(request, "tournaments/public/event.html", context, html)
 
 
+LEADING_NUMBER = re.compile(r"^\s*#?(\d{1,6})(?!\d)", re.ASCII)
+
+
 def pair_pick(request, slug):
-    """The "my pair" picker of the event page, without JavaScript: on to the chosen pair's page."""
-    number = _int(request.GET.get("pari"))
-    if number is None or number < 1:
+    """The "my pair" picker of the event page, a plain GET form (no JavaScript needed): a pair number (or
+    a choice of the list, "12: Name / Name") leads to that pair's page; a name to the one pair it finds,
+    or to a list of those it finds."""
+    text = request.GET.get("pari", "")[:100]
+    number = LEADING_NUMBER.match(text)
+    if number is not None:
+        return redirect("pair", slug, int(number.group(1)))
+    if not text.strip():
         return redirect("event", slug)
-    return redirect("pair", slug, number)
+    snap = head(slug).snapshot()
+    pairs = sorted(snap.pairs.values(), key=lambda p: p.number)
+    found = [p for p in find_pairs(pairs, text) if p.active] or find_pairs(pairs, text)
+    if len(found) == 1:
+        return redirect("pair", slug, found[0].number)
+    return render(request, "tournaments/public/pair_pick.html", {"event": snap.event, "found": found, "query": text})
 
 
 @event_page(scope=_schedule_scope)
@@ -117,6 +152,8 @@ def schedule(request, head):
         return {
             "event": snap.event, "numbers": numbers, "current": current,
             "matches": snap.matches_of(Stage.SATURDAY, current),
+            "resting": weekend.resting_pairs(snap, Stage.SATURDAY, current),
+            "round_time": snap.round_time(Stage.SATURDAY, current),
         }
 
     poll = snap.event.status == "live"
@@ -132,7 +169,10 @@ def group(request, head, name):
     table = snap.table(found.pk)
 
     def live():
-        return {"event": snap.event, "table": table, "cross_rows": table.cross_rows, "pairs": [r.pair for r in table.rows]}
+        return {
+            "event": snap.event, "table": table, "cross_rows": table.cross_rows, "pairs": [r.pair for r in table.rows],
+            "outlook": outlook.group_outlook(snap, table),
+        }
 
     url = reverse("group", args=[snap.event.slug, found.name])
     poll = snap.event.status == "live"
@@ -166,24 +206,34 @@ def match(request, head, match_id):
 
 @event_page(scope=_pair_scope)
 def pair(request, head, number):
+    """The pair's whole weekend: the next table (with any rest round before it) or what it waits for, its
+    Saturday group, Sunday group and placement matches, whether it is through, and its final place."""
     snap = head.snapshot()
     found = snap.pair_by_number(number)
     if found is None:
         raise Http404
-    group_view = snap.pair_group(found.pk, Stage.SATURDAY)
-    table = snap.table(group_view.pk) if group_view else None
 
     def live():
-        matches = [m for m in table.matches if found.pk in (m.pair_a_id, m.pair_b_id)] if table else []
-        row = table.row_of(found.pk) if table else None
-        upcoming = [m for m in matches if m.outcome.status in (Match.Status.SCHEDULED, Match.Status.PLAYING)]
-        return {
-            "event": snap.event, "pair": found, "group": group_view, "table": table, "matches": matches,
-            "position": row.standing if row else None, "next_match": upcoming[0] if upcoming else None,
-        }
+        return {"event": snap.event, "pair": found, **weekend.weekend(snap, found, outlook.group_outlook)}
 
     url = reverse("pair", args=[snap.event.slug, found.number])
     poll = snap.event.status == "live"
     html = live_part(
         request, "tournaments/public/_pair_live.html", live, url=url, poll=poll)
     return render_live(request, "tournaments/public/pair.html", {"event": snap.event, "pair": found}, html)
+
+
+@event_page(scope=_hall_scope)
+def hall_screen(request, head):
+    """The hall screen: a kiosk page for a projector or a TV, rotating through the current round's tables
+    and every group's standings (static/js/hall.js), live like every public page."""
+    snap = head.snapshot()
+
+    def live():
+        played, total = snap.progress(hall.now_stage(snap) or Stage.SATURDAY)
+        return {"event": snap.event, "panels": hall.panels(snap), "played": played, "total": total}
+
+    url = reverse("hall", args=[snap.event.slug])
+    poll = snap.event.status == "live"
+    html = live_part(request, "tournaments/public/_hall_live.html", live, url=url, poll=poll)
+    return render_live(request, "tournaments/public/hall.html", {"event": snap.event}, html)

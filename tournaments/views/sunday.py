@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournaments import readmodel, services, sunday
+from tournaments import outlook, readmodel, services, sunday, weekend
 from tournaments.forms_results import confirmations
 from tournaments.live import event_page, live_part, render_live
 from tournaments.models import Event, Stage
@@ -82,8 +82,15 @@ def publish(request, event):
 
 
 def _sunday_scope(request, snap):
+    """The Sunday groups, their play-offs and the placement matches; before the Sunday groups exist, the
+    Saturday groups too (the chart's preview fills in the places already decided)."""
+    preview = ()
+    if not snap.stage_tables(Stage.SUNDAY):
+        preview = ([m for t in snap.stage_tables(Stage.SATURDAY) for m in t.matches],
+                   {t.group.pk: snap.playoffs.get(t.group.pk) for t in snap.stage_tables(Stage.SATURDAY)})
     return snap.fingerprint([m for t in snap.stage_tables(Stage.SUNDAY) for m in t.matches], list(snap.placements),
-                            {t.group.pk: snap.playoffs.get(t.group.pk) for t in snap.stage_tables(Stage.SUNDAY)})
+                            {t.group.pk: snap.playoffs.get(t.group.pk) for t in snap.stage_tables(Stage.SUNDAY)},
+                            *preview)
 
 
 def _results_scope(request, snap):
@@ -96,7 +103,13 @@ def public_sunday(request, head):
     snap = head.snapshot()
 
     def live():
-        return {"event": snap.event, "tables": snap.stage_tables(Stage.SUNDAY), "tiers": snap.bracket()}
+        tables = snap.stage_tables(Stage.SUNDAY)
+        return {
+            "event": snap.event, "tables": tables, "tiers": outlook.public_bracket(snap),
+            "sunday_rows": [(t, outlook.group_outlook(snap, t)) for t in tables],
+            "preview": None if tables else outlook.sunday_preview(snap),
+            "seconds_go_on": outlook.advancing_places(snap) == 2,
+        }
 
     url = reverse("sunday", args=[snap.event.slug])
     poll = snap.event.status == "live"
@@ -111,7 +124,7 @@ def public_results(request, head):
 
     def live():
         return {
-            "event": snap.event, "places": snap.ranking(), "complete": snap.complete,
+            "event": snap.event, "places": weekend.labelled_places(snap.ranking()), "complete": snap.complete,
             "record": snap.published_record, "corrections": snap.corrections,
         }
 
