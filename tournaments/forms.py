@@ -50,6 +50,17 @@ def clean_format(form, data: dict) -> None:
 # The event day (issue #19): left empty, each takes the rules' default (the model's).
 DAY_FIELDS = ("draw_time", "play_time", "sunday_play_time", "minutes_per_deal", "entry_fee", "fee_basis")
 
+# What a kind of event does not use (issue #14.1): the SM team competition has no Saturday groups, no
+# Sunday and no group draw (its pair matches play ``deals_placement`` deals, its rounds start at the
+# play start). The form hides these for that kind and saves the model's defaults in their place.
+UNUSED_BY_KIND = {
+    Event.Kind.SM_TEAM: ("format", "group_count", "deals_saturday", "deals_sunday", "draw_time", "sunday_play_time"),
+}
+
+
+def unused_fields(kind: str | None) -> tuple[str, ...]:
+    return UNUSED_BY_KIND.get(kind, ())
+
 
 class EventForm(forms.ModelForm):
     # The judges' council: one name a line (3–5, or none yet); stored as the list of names.
@@ -89,19 +100,37 @@ class EventForm(forms.ModelForm):
         )
         self.fields["entry_fee"].widget.attrs.update(step="0.01", min="0")
         self.fields["judges_text"].initial = "\n".join(self.instance.judges or [])
-        if self.instance.pk and self.instance.drawn_at is not None:
+        self.fields["deals_placement"].help_text = _("Joukkuekilpailussa: jakoja kussakin parien ottelussa.")
+        drawn = self.instance.pk and self.instance.drawn_at is not None
+        if drawn:
             for name in FORMAT_FIELDS:  # fixed by the draw: shown, not changed (a redraw may change them)
                 self.fields[name].disabled = True
                 self.fields[name].help_text = _("Lohkot on arvottu: muuta tätä arvonnan sivulla arvottaessa uudelleen.")
+            for name in unused_fields(self.instance.kind):  # the kind is fixed too: its unused fields go
+                del self.fields[name]
+        # The fields each kind leaves out, for the page (static/js/site.js hides them as the kind changes).
+        self.hide_for = {
+            name: " ".join(sorted(kind for kind, names in UNUSED_BY_KIND.items() if name in names))
+            for name in self.fields
+        }
+
+    def _set_aside_unused(self, data: dict) -> None:
+        """The fields the chosen kind does not use take the model's defaults, whatever was in them (a
+        hidden field's leftovers, or an error there, must not stop the save)."""
+        for name in unused_fields(data.get("kind")):
+            if name in self.fields and not self.fields[name].disabled:
+                data[name] = Event._meta.get_field(name).get_default()
+                self.errors.pop(name, None)
 
     def clean(self):
         data = super().clean()
+        self._set_aside_unused(data)
         starts, ends = data.get("starts_on"), data.get("ends_on")
         if starts and ends and ends < starts:
             self.add_error("ends_on", _("Kisa ei voi päättyä ennen kuin se alkaa."))
         clean_format(self, data)
         for name in DAY_FIELDS:
-            if data.get(name) in (None, ""):
+            if name in self.fields and data.get(name) in (None, ""):
                 data[name] = Event._meta.get_field(name).get_default()
         if data.get("entry_fee") is not None and data["entry_fee"] < 0:
             self.add_error("entry_fee", _("Maksu ei voi olla negatiivinen."))

@@ -47,3 +47,26 @@
   document.addEventListener("htmx:afterSettle", function () { mark(); });
   window.addEventListener("resize", later);
 })();
+
+// A form with a kind of event (select name="kind") hides the fields that kind does not use: each such
+// field's paragraph names the kinds in data-hide-for (tournaments.forms.UNUSED_BY_KIND). Without
+// JavaScript every field shows, and the server sets the unused ones aside.
+(function () {
+  function apply(select) {
+    const form = select.form;
+    if (!form) return;
+    form.querySelectorAll("[data-hide-for]").forEach(function (row) {
+      row.hidden = row.dataset.hideFor.split(" ").indexOf(select.value) !== -1;
+    });
+  }
+
+  function setUp() {
+    document.querySelectorAll("form select[name=kind]").forEach(function (select) {
+      apply(select);
+      select.addEventListener("change", function () { apply(select); });
+    });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUp);
+  else setUp();
+})();

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 
+from tests.teams.builders import drawn_event
 from tournaments.models import Event
 
 
@@ -97,3 +100,59 @@ def test_dashboard_permissions(client, make_event, organiser, outsider):
     assert client.get(url).status_code == 403
     client.force_login(organiser)
     assert client.get(url).status_code == 200
+
+
+# --- each kind asks only what it uses (issue #14.1) ---------------------------------------------------
+
+TEAM_UNUSED = ["format", "group_count", "deals_saturday", "deals_sunday", "draw_time", "sunday_play_time"]
+
+
+def field_rows(html: str) -> dict[str, str]:
+    """Field name → the data-hide-for of its paragraph ("" when it shows for every kind)."""
+    rows = {}
+    for found in re.finditer(r'<p(?: class="has-error")?(?: data-hide-for="([^"]*)")?>\s*<label for="id_(\w+)"', html):
+        rows[found[2]] = found[1] or ""
+    return rows
+
+
+def test_the_form_marks_what_a_team_competition_does_not_use(client, creator):
+    client.force_login(creator)
+    rows = field_rows(client.get(reverse("organiser:event_create")).content.decode())
+    assert {name for name, kinds in rows.items() if kinds} == set(TEAM_UNUSED)
+    assert all(rows[name] == "sm_team" for name in TEAM_UNUSED)
+    assert rows["deals_placement"] == "" and rows["play_time"] == ""  # the pair matches' deals, the start
+
+
+def test_a_team_competition_saves_without_what_it_does_not_use(client, creator):
+    """What the hidden fields still hold (a pair event's choices, or nonsense) neither blocks the save
+    nor reaches the event: it takes the defaults."""
+    client.force_login(creator)
+    data = {**VALID, "kind": "sm_team", "format": "one_stage", "group_count": "", "deals_saturday": "x",
+            "deals_sunday": "3", "draw_time": "25:99", "deals_placement": "12"}
+    response = client.post(reverse("organiser:event_create"), data)
+    assert response.status_code == 302
+    event = Event.objects.get()
+    assert (event.kind, event.format, event.group_count, event.deals_saturday) == ("sm_team", "standard", None, None)
+    assert (event.deals_sunday, event.draw_time.hour, event.deals_placement) == (16, 11, 12)
+
+
+def test_a_pair_event_still_checks_those_fields(client, creator):
+    client.force_login(creator)
+    response = client.post(reverse("organiser:event_create"), {**VALID, "format": "one_stage", "deals_sunday": "3"})
+    html = response.content.decode()
+    assert response.status_code == 200 and not Event.objects.exists()
+    assert "Yksivaiheisessa kisassa valitse lohkojen määrä." in html
+    assert "Cupin kisoissa pelataan vähintään 12 jakoa." in html
+
+
+def test_a_drawn_team_competitions_form_leaves_them_out(client, make_event, organiser):
+    event, _teams = drawn_event(make_event, organiser, 4)
+    client.force_login(organiser)
+    url = reverse("organiser:event_edit", args=[event.slug])
+    rows = field_rows(client.get(url).content.decode())
+    assert not set(TEAM_UNUSED) & set(rows) and "deals_placement" in rows and "name" in rows
+    response = client.post(url, {"name": "SM-joukkuekisa 2027", "slug": event.slug, "starts_on": "2026-12-12",
+                                 "ends_on": "2026-12-13", "venue": "Kemi"})
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert event.name == "SM-joukkuekisa 2027" and event.kind == "sm_team"
