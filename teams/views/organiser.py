@@ -25,6 +25,7 @@ from tournaments.forms_results import confirmations
 from tournaments.models import Event
 from tournaments.permissions import organiser_required
 from tournaments.printing import pdf_response, public_url
+from tournaments.sure import unconfirmed
 from tuppiliitto.http import private_link
 
 
@@ -43,15 +44,6 @@ def team_organiser(view):
 
 def _error(request, exc: ValidationError) -> None:
     messages.error(request, " ".join(exc.messages))
-
-
-def _unconfirmed(request) -> bool:
-    """A destructive step's form carries a ticked "sure" box naming what the step replaces; without it
-    nothing is done and the organiser is told so."""
-    if request.POST.get("sure") == "1":
-        return False
-    messages.error(request, _("Vahvista toiminto rastilla: mitään ei muutettu."))
-    return True
 
 
 def link_url(request, team: Team) -> str:
@@ -167,7 +159,7 @@ def _int(value) -> int | None:
 @require_POST
 def draw(request, event):
     form = DrawForm(request.POST)
-    if _unconfirmed(request):
+    if unconfirmed(request):
         return redirect("teams_organiser:overview", event.slug)
     if not form.is_valid():
         messages.error(request, _("Siemenen on oltava kokonaisluku."))
@@ -228,7 +220,7 @@ def substitute(request, event, team_id):
 @require_POST
 def team_delete(request, event, team_id):
     found = get_object_or_404(Team, event=event, pk=team_id)
-    if _unconfirmed(request):
+    if unconfirmed(request):
         return redirect("teams_organiser:team", event.slug, found.pk)
     try:
         services.delete_team(found)
@@ -295,7 +287,7 @@ def round_day(request, event, number):
 @team_organiser
 @require_POST
 def start_round(request, event, number):
-    if _unconfirmed(request):
+    if unconfirmed(request):
         return redirect("teams_organiser:rounds", event.slug)
     try:
         started, waiting = services.start_round(event, number, request.user)
@@ -345,7 +337,7 @@ def match(request, event, match_id):
 @require_POST
 def start_match(request, event, match_id):
     found = get_object_or_404(TeamMatch, event=event, pk=match_id)
-    if _unconfirmed(request):
+    if unconfirmed(request):
         return redirect("teams_organiser:match", event.slug, found.pk)
     try:
         services.start_team_match(found, request.user)
@@ -360,7 +352,7 @@ def start_match(request, event, match_id):
 @require_POST
 def cancel_start(request, event, match_id):
     found = get_object_or_404(TeamMatch, event=event, pk=match_id)
-    if _unconfirmed(request):
+    if unconfirmed(request):
         return redirect("teams_organiser:match", event.slug, found.pk)
     try:
         services.cancel_start(found, request.user)
@@ -375,7 +367,7 @@ def cancel_start(request, event, match_id):
 @require_POST
 def reopen_orders(request, event, match_id):
     found = get_object_or_404(TeamMatch, event=event, pk=match_id)
-    if _unconfirmed(request):
+    if unconfirmed(request):
         return redirect("teams_organiser:match", event.slug, found.pk)
     try:
         services.reopen_orders(found, request.user)

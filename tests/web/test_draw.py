@@ -103,7 +103,11 @@ def test_swap_two_pairs(client, event, organiser):
     before = groups_of(event)
     x = pairs[0]
     y = next(p for p in pairs if before[p.pk] != before[x.pk])
-    response = client.post(reverse("organiser:swap", args=[event.slug]), {"pair_x": x.pk, "pair_y": y.pk}, follow=True)
+    url = reverse("organiser:swap", args=[event.slug])
+    unsure = client.post(url, {"pair_x": x.pk, "pair_y": y.pk}, follow=True).content.decode()
+    assert "Vahvista toiminto rastilla" in unsure and groups_of(event) == before  # it asks first
+    assert "Vaihdan parit: kummankin lohkon otteluohjelma laaditaan uudelleen." in client.get(draw_url(event)).content.decode()
+    response = client.post(url, {"pair_x": x.pk, "pair_y": y.pk, "sure": "1"}, follow=True)
     assert "Parit on vaihdettu" in response.content.decode()
     after = groups_of(event)
     assert after[x.pk] == before[y.pk] and after[y.pk] == before[x.pk]
@@ -124,7 +128,7 @@ def test_swap_within_a_group_is_refused(client, event, organiser):
     x = pairs[0]
     y = next(p for p in pairs if p != x and groups[p.pk] == groups[x.pk])
     html = client.post(
-        reverse("organiser:swap", args=[event.slug]), {"pair_x": x.pk, "pair_y": y.pk}, follow=True
+        reverse("organiser:swap", args=[event.slug]), {"pair_x": x.pk, "pair_y": y.pk, "sure": "1"}, follow=True
     ).content.decode()
     assert "samassa lohkossa" in html
     assert DrawSwap.objects.count() == 0

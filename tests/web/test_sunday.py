@@ -102,6 +102,26 @@ def test_seeding_correction_is_checked_and_recorded(db, organiser):
         sunday.correct_seeding(event, seeding, organiser)
 
 
+def test_the_seeding_correction_asks_first(client, db, organiser):
+    """Issue #14.1: the correction replaces the Sunday groups and their schedule, so its form names that
+    and the step is refused without the tick."""
+    event = simulate(40, 6, until="groups")
+    event.organisers.add(organiser)
+    sunday.advance(event, organiser)
+    seeding = sunday.current_seeding(event)
+    swapped = [list(g) for g in seeding]
+    swapped[0][3], swapped[1][3] = swapped[1][3], swapped[0][3]
+    data = {f"group{name}": group for name, group in zip(sunday.SUNDAY_NAMES, swapped, strict=True)}
+    client.force_login(organiser)
+    page = client.get(reverse("organiser:sunday", args=[event.slug])).content.decode()
+    assert "Korvaan sunnuntain sijoituksen: sunnuntain lohkot ja niiden otteluohjelma laaditaan uudelleen." in page
+    url = reverse("organiser:seeding", args=[event.slug])
+    html = client.post(url, data, follow=True).content.decode()
+    assert "Vahvista toiminto rastilla" in html and sunday.current_seeding(event) == seeding
+    client.post(url, {**data, "sure": "1"})
+    assert sunday.current_seeding(event) == swapped
+
+
 def test_bracket_fills_as_results_come_in(db):
     event = simulate(40, 7, until="sunday")
     rng = random.Random(3)

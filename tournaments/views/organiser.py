@@ -13,6 +13,7 @@ from tournaments.forms import FORMAT_FIELDS, EventForm, RedrawForm, SwapForm
 from tournaments.models import Event, Season
 from tournaments.permissions import organiser_required
 from tournaments.prefetch import saturday_groups
+from tournaments.sure import unconfirmed
 
 
 @login_required
@@ -99,6 +100,8 @@ def draw(request, event):
 @organiser_required
 @require_POST
 def swap(request, event):
+    if unconfirmed(request):  # the two groups' schedules are made again
+        return redirect("organiser:draw", event.slug)
     form = SwapForm(request.POST, event=event)
     if form.is_valid():
         try:

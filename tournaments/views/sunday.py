@@ -15,6 +15,7 @@ from tournaments.forms_results import confirmations
 from tournaments.live import event_page, live_part, render_live
 from tournaments.models import Event, Stage
 from tournaments.permissions import organiser_required
+from tournaments.sure import unconfirmed
 
 
 @organiser_required
@@ -51,6 +52,8 @@ def advance(request, event):
 @organiser_required
 @require_POST
 def correct(request, event):
+    if unconfirmed(request):  # the Sunday groups and their schedule are replaced
+        return redirect("organiser:sunday", event.slug)
     groups = []
     for name in sunday.SUNDAY_NAMES:
         try:
