@@ -31,7 +31,11 @@ event_urls = [
     path("parit/<int:pair_id>/luovu/", entries.pair_withdraw, name="pair_withdraw"),
     path("parit/<int:pair_id>/palaa/", entries.pair_undo_withdraw, name="pair_undo_withdraw"),
     path("tuonti/", pair_only(entries.import_entries), name="import"),
+    path("tuonti/hyvaksy/", pair_only(entries.import_accept), name="import_accept"),
+    path("tuonti/peru/", pair_only(entries.import_cancel), name="import_cancel"),
     path("ilmoittautuminen/", pair_only(entries.checkin), name="checkin"),
+    path("ilmoittautuminen/paikalla/", pair_only(entries.checkin_toggle), name="checkin_toggle"),
+    path("ilmoittautuminen/poista-poissaolevat/", pair_only(entries.checkin_withdraw_absent), name="checkin_withdraw_absent"),
     # the draw
     path("arvonta/", pair_only(organiser.draw), name="draw"),
     path("arvonta/vaihda/", pair_only(organiser.swap), name="swap"),

@@ -23,8 +23,13 @@ def url(event) -> str:
 
 def toggle(client, event, pair, present: bool, **headers):
     return client.post(
-        url(event), {"action": "toggle", "pair": pair.pk, "present": "1" if present else "0"}, **headers
+        reverse("organiser:checkin_toggle", args=[event.slug]),
+        {"pair": pair.pk, "present": "1" if present else "0"}, **headers,
     )
+
+
+def withdraw_absent(client, event):
+    return client.post(reverse("organiser:checkin_withdraw_absent", args=[event.slug]), follow=True)
 
 
 def test_page_for_the_events_organiser_only(client, event, organiser, outsider, make_event):
@@ -110,7 +115,7 @@ def test_withdraw_absent_asks_first_then_withdraws_only_the_absent(logged_in, ev
     assert "Kyllä, poista 2 paria" in html
     assert not Pair.objects.filter(event=event, withdrawn_at__isnull=False).exists()  # asking saves nothing
 
-    response = logged_in.post(url(event), {"action": "withdraw_absent"}, follow=True)
+    response = withdraw_absent(logged_in, event)
     html = response.content.decode()
     assert "2 poissaolevaa paria poistettiin kisasta." in html
     withdrawn = set(
@@ -136,10 +141,10 @@ def test_after_the_draw_list_shows_who_came_without_withdraw_button(logged_in, e
     mark_drawn(event)
     html = logged_in.get(url(event)).content.decode()
     assert "1/3 paikalla" in html
-    assert "vahvista=1" not in html and "withdraw_absent" not in html
+    assert "vahvista=1" not in html and "poista-poissaolevat" not in html
     assert 'aria-pressed="true"' in html and "disabled" in html
-    assert "withdraw_absent" not in logged_in.get(url(event) + "?vahvista=1").content.decode()
-    response = logged_in.post(url(event), {"action": "withdraw_absent"}, follow=True)
+    assert "poista-poissaolevat" not in logged_in.get(url(event) + "?vahvista=1").content.decode()
+    response = withdraw_absent(logged_in, event)
     assert "Lohkot on jo arvottu." in response.content.decode()
     assert not Pair.objects.filter(event=event, withdrawn_at__isnull=False).exists()
     toggle(logged_in, event, pairs[1], True)

@@ -217,9 +217,9 @@ def test_odd_ids_on_the_entry_pages(logged_in, played):
     pairs = reverse("organiser:pairs", args=[played.slug])
     for value in ("²", "9" * 5000, "-3", "abc", "١٢"):
         assert logged_in.get(pairs, {"club": value, "p1-player": value}).status_code == 200, value
-    checkin = reverse("organiser:checkin", args=[played.slug])
+    checkin = reverse("organiser:checkin_toggle", args=[played.slug])
     for value in ("²", "9" * 5000, "abc"):
-        assert logged_in.post(checkin, {"action": "toggle", "pair": value}).status_code == 404, value
+        assert logged_in.post(checkin, {"pair": value}).status_code == 404, value
 
 
 def test_an_invalid_event_edit_shows_its_errors(logged_in, played):

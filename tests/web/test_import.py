@@ -31,9 +31,13 @@ def url(event) -> str:
     return reverse("organiser:import", args=[event.slug])
 
 
+def accept_url(event) -> str:
+    return reverse("organiser:import_accept", args=[event.slug])
+
+
 def upload(client, event, file):
     """Upload and follow the redirect to the preview."""
-    return client.post(url(event), {"action": "upload", "file": file}, follow=True)
+    return client.post(url(event), {"file": file}, follow=True)
 
 
 def accept(client, event, preview_response):
@@ -41,7 +45,7 @@ def accept(client, event, preview_response):
     marker = 'name="good_lines" value="'
     start = html.index(marker) + len(marker)
     good_lines = html[start : html.index('"', start)]
-    return client.post(url(event), {"action": "accept", "good_lines": good_lines}, follow=True)
+    return client.post(accept_url(event), {"good_lines": good_lines}, follow=True)
 
 
 # Permissions -----------------------------------------------------------------------------------------
@@ -248,7 +252,7 @@ def test_preview_is_kept_per_event(logged_in, event, make_event, organiser):
 def test_cancel_discards_the_preview(logged_in, event):
     club()
     upload(logged_in, event, csv_upload(rows_csv("Uuno;Uusi;;Ulla;Uusi;;SoTK")))
-    response = logged_in.post(url(event), {"action": "cancel"}, follow=True)
+    response = logged_in.post(reverse("organiser:import_cancel", args=[event.slug]), follow=True)
     assert "Esikatselu peruttiin" in response.content.decode()
     assert logged_in.session.get(f"entries-import-{event.pk}") is None
     assert not Player.objects.filter(last_name="Uusi").exists()
@@ -276,7 +280,7 @@ def test_changes_after_the_preview_show_a_new_preview_and_save_nothing(logged_in
 
 
 def test_accept_without_a_preview(logged_in, event):
-    response = logged_in.post(url(event), {"action": "accept", "good_lines": "2"}, follow=True)
+    response = logged_in.post(accept_url(event), {"good_lines": "2"}, follow=True)
     assert "Ei esikatseltua tiedostoa" in response.content.decode()
 
 
@@ -286,7 +290,7 @@ def test_import_refused_after_the_draw(logged_in, event):
     mark_drawn(event)
     html = logged_in.get(url(event)).content.decode()
     assert "pareja ei voi enää tuoda" in html and 'type="file"' not in html
-    response = logged_in.post(url(event), {"action": "accept", "good_lines": "2"}, follow=True)
+    response = logged_in.post(accept_url(event), {"good_lines": "2"}, follow=True)
     assert "pareja ei voi enää tuoda" in response.content.decode()
     response = upload(logged_in, event, csv_upload(rows_csv("Uuno;Uusi;;Ulla;Uusi;;SoTK")))
     assert not Pair.objects.exists() and not Player.objects.filter(last_name="Uusi").exists()

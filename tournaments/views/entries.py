@@ -318,24 +318,25 @@ def _session_key(event: Event) -> str:
     return f"entries-import-{event.pk}"
 
 
+def _import_closed(request, event) -> bool:
+    """After the draw no pairs are imported: the preview goes, and the organiser is told why."""
+    if event.drawn_at is None:
+        return False
+    request.session.pop(_session_key(event), None)
+    messages.error(request, _("Lohkot on jo arvottu: pareja ei voi enää tuoda."))
+    return True
+
+
 @organiser_required
 def import_entries(request, event):
+    """The import page: the upload form, or the preview of the uploaded file (kept in the session); a POST
+    is an upload, which replaces any previous preview."""
     key = _session_key(event)
-    drawn = event.drawn_at is not None
     stored = request.session.get(key)
     form = ImportForm()
     if request.method == "POST":
-        action = request.POST.get("action", "upload")
-        if drawn:
-            request.session.pop(key, None)
-            messages.error(request, _("Lohkot on jo arvottu: pareja ei voi enää tuoda."))
+        if _import_closed(request, event):
             return redirect("organiser:import", event.slug)
-        if action == "cancel":
-            request.session.pop(key, None)
-            messages.info(request, _("Esikatselu peruttiin: mitään ei tallennettu."))
-            return redirect("organiser:import", event.slug)
-        if action == "accept":
-            return _accept_import(request, event, stored)
         form = ImportForm(request.POST, request.FILES)
         if form.is_valid():
             upload = form.cleaned_data["file"]
@@ -344,12 +345,15 @@ def import_entries(request, event):
             except importer.ImportFileError as exc:
                 form.add_error("file", str(exc))
             else:
-                # A new upload replaces the previous preview of this event.
                 request.session[key] = {"filename": upload.name, "rows": [[line, raw] for line, raw in rows]}
                 return redirect("organiser:import", event.slug)
         request.session.pop(key, None)
         stored = None
+    return _import_page(request, event, form, stored)
 
+
+def _import_page(request, event, form, stored):
+    drawn = event.drawn_at is not None
     results = importer.check_rows(event, _stored_rows(stored)) if stored and not drawn else None
     context = {"event": event, "section": "import", "drawn": drawn, "form": form, "results": results}
     if results is not None:
@@ -370,8 +374,22 @@ def _stored_rows(stored) -> list[tuple[int, dict[str, str]]]:
     return [(int(line), {str(k): str(v) for k, v in raw.items()}) for line, raw in stored.get("rows", [])]
 
 
-def _accept_import(request, event, stored):
+@organiser_required
+@require_POST
+def import_cancel(request, event):
+    request.session.pop(_session_key(event), None)
+    messages.info(request, _("Esikatselu peruttiin: mitään ei tallennettu."))
+    return redirect("organiser:import", event.slug)
+
+
+@organiser_required
+@require_POST
+def import_accept(request, event):
+    """Save the previewed rows that are in order, if they are still the ones the organiser saw."""
+    if _import_closed(request, event):
+        return redirect("organiser:import", event.slug)
     key = _session_key(event)
+    stored = request.session.get(key)
     if not stored:
         messages.error(request, _("Ei esikatseltua tiedostoa: lähetä tiedosto uudelleen."))
         return redirect("organiser:import", event.slug)
@@ -435,30 +453,26 @@ def _checkin_counts(event: Event) -> dict[str, int]:
 
 
 @organiser_required
-def checkin(request, event):
-    drawn = event.drawn_at is not None
-    if request.method == "POST":
-        action = request.POST.get("action")
-        if action == "withdraw_absent":
-            try:
-                withdrawn = services.withdraw_absent(event, request.user)
-            except ValidationError as exc:
-                messages.error(request, " ".join(exc.messages))
-            else:
-                messages.success(
-                    request,
-                    ngettext(
-                        "%(count)d poissaoleva pari poistettiin kisasta.",
-                        "%(count)d poissaolevaa paria poistettiin kisasta.",
-                        withdrawn,
-                    )
-                    % {"count": withdrawn},
-                )
-            return redirect("organiser:checkin", event.slug)
-        if action == "toggle":
-            return _toggle(request, event, drawn)
-        return redirect("organiser:checkin", event.slug)
+@require_POST
+def checkin_withdraw_absent(request, event):
+    """The pairs not checked in are withdrawn (the page asked first: ``?vahvista=1``)."""
+    try:
+        withdrawn = services.withdraw_absent(event, request.user)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        text = ngettext(
+            "%(count)d poissaoleva pari poistettiin kisasta.", "%(count)d poissaolevaa paria poistettiin kisasta.",
+            withdrawn,
+        )
+        messages.success(request, text % {"count": withdrawn})
+    return redirect("organiser:checkin", event.slug)
 
+
+@organiser_required
+def checkin(request, event):
+    """The morning check-in: every pair, one tap each (``checkin_toggle``), found by name or number."""
+    drawn = event.drawn_at is not None
     pair_list = list(_pairs_with_players(event))
     active = [p for p in pair_list if p.active]
     absent = [p for p in active if not p.checked_in]
@@ -483,7 +497,11 @@ def checkin(request, event):
     return render(request, "tournaments/organiser/entries/checkin.html", context)
 
 
-def _toggle(request, event, drawn):
+@organiser_required
+@require_POST
+def checkin_toggle(request, event):
+    """A pair present, or not present after all: the row and the count come back for htmx."""
+    drawn = event.drawn_at is not None
     pair = get_object_or_404(Pair, pk=_id(request.POST.get("pair")) or 0, event=event)
     refusal = None
     if drawn:
