@@ -28,6 +28,7 @@ event_urls = [
     path("muokkaa/", organiser.event_edit, name="event_edit"),
     # entries: pairs, the import of a spreadsheet, the morning check-in
     path("parit/", entries.pairs, name="pairs"),
+    path("parit/vaihda/", entries.pair_replace, name="pair_replace"),
     path("parit/<int:pair_id>/luovu/", entries.pair_withdraw, name="pair_withdraw"),
     path("parit/<int:pair_id>/palaa/", entries.pair_undo_withdraw, name="pair_undo_withdraw"),
     path("tuonti/", pair_only(entries.import_entries), name="import"),

@@ -26,33 +26,20 @@ def match_context(
     show_b = order_b is not None and (locked or (viewer is not None and viewer.pk == team_b.pk))
     pairs_a, pairs_b = pairs_by_id(team_a), pairs_by_id(team_b)
     matches = {m.order: m for m in row.pair_matches}
-    lines = []
-    for k in (1, 2, 3):
-        match = matches.get(k)
-        lines.append(
-            {
-                "order": k,
-                # once played, the pairs as they sit at the table: a substitute in the place he plays
-                "pair_a": match.pair_a if match else pairs_a.get(order_a.pair_ids[k - 1]) if show_a else None,
-                "pair_b": match.pair_b if match else pairs_b.get(order_b.pair_ids[k - 1]) if show_b else None,
-                "match": match,
-            }
-        )
+    # once played, the pairs as they sit at the table: a substitute in the place he plays
+    lines = [
+        {
+            "order": k,
+            "pair_a": matches[k].pair_a if k in matches else pairs_a.get(order_a.pair_ids[k - 1]) if show_a else None,
+            "pair_b": matches[k].pair_b if k in matches else pairs_b.get(order_b.pair_ids[k - 1]) if show_b else None,
+            "match": matches.get(k),
+        }
+        for k in (1, 2, 3)
+    ]
     return {
-        "event": comp.event,
-        "comp": comp,
-        "row": row,
-        "label": comp.label(row),
-        "day": comp.day(row.round),
-        "team_a": team_a,
-        "team_b": team_b,
-        "order_a": order_a,
-        "order_b": order_b,
-        "show_a": show_a,
-        "show_b": show_b,
-        "locked": locked,
-        "lines": lines,
-        "organiser": organiser,
+        "event": comp.event, "comp": comp, "row": row, "label": comp.label(row), "day": comp.day(row.round),
+        "team_a": team_a, "team_b": team_b, "order_a": order_a, "order_b": order_b,
+        "show_a": show_a, "show_b": show_b, "locked": locked, "lines": lines, "organiser": organiser,
         "winner": comp.teams.get(row.winner_id) if row.winner_id else None,
         # decided 2–0: the third pair match no longer counts (it may be finished or left)
         "no_longer_counts": [

@@ -22,6 +22,10 @@ def url(event) -> str:
     return reverse("organiser:pairs", args=[event.slug])
 
 
+def replace_url(event) -> str:
+    return reverse("organiser:pair_replace", args=[event.slug])
+
+
 def names(pair) -> list[str]:
     return [m.player.full_name for m in PairMember.objects.filter(pair=pair).order_by("position")]
 
@@ -84,12 +88,12 @@ def test_form_on_the_pairs_page(client, event, organiser):
     assert 'id="vaihda"' in page and f'value="{pair.pk}:2" selected' in page
 
     # the search button (no script) shows the results, diacritics ignored
-    found = client.post(url(event), {"action": "replace", "member": f"{pair.pk}:2", "r-q": "kivela", "search": "r"})
+    found = client.post(replace_url(event), {"member": f"{pair.pk}:2", "r-q": "kivela", "search": "r"})
     html = found.content.decode()
     assert found.status_code == 200 and 'name="r-player"' in html and "Maija Kivelä" in html
     assert "Ei kukaan näistä" not in html.split('id="vaihda"')[1].split("</form>")[0]
 
-    response = client.post(url(event), {"action": "replace", "member": f"{pair.pk}:2", "r-player": newcomer.pk})
+    response = client.post(replace_url(event), {"member": f"{pair.pk}:2", "r-player": newcomer.pk})
     assert response.status_code == 302 and response["Location"].endswith(f"#pari-{pair.number}")
     assert names(pair)[1] == "Maija Kivelä"
     assert "Maija Kivelä" in client.get(response["Location"]).content.decode()
@@ -98,10 +102,10 @@ def test_form_on_the_pairs_page(client, event, organiser):
 def test_form_says_what_is_missing_or_refused(client, event, organiser):
     client.force_login(organiser)
     first, second = add_pairs(event, 2)
-    missing = client.post(url(event), {"action": "replace", "member": "", "r-player": ""}).content.decode()
+    missing = client.post(replace_url(event), {"member": "", "r-player": ""}).content.decode()
     assert "Valitse vaihdettava pelaaja." in missing and "Valitse uusi pelaaja haun tuloksista." in missing
     taken = second.players[0]
-    refused = client.post(url(event), {"action": "replace", "member": f"{first.pk}:1", "r-player": taken.pk})
+    refused = client.post(replace_url(event), {"member": f"{first.pk}:1", "r-player": taken.pk})
     assert refused.status_code == 200
     assert f"{taken.full_name} on jo parissa 2 tässä kisassa." in refused.content.decode()
     assert names(first) == [p.full_name for p in first.players]
@@ -112,7 +116,7 @@ def test_form_refuses_another_events_pair(client, event, organiser, make_event):
     mine = add_pairs(event, 1)[0]
     theirs = add_pairs(make_event(), 1)[0]
     newcomer = player("Uusi", "Pelaaja")
-    response = client.post(url(event), {"action": "replace", "member": f"{theirs.pk}:1", "r-player": newcomer.pk})
+    response = client.post(replace_url(event), {"member": f"{theirs.pk}:1", "r-player": newcomer.pk})
     assert "Valitse vaihdettava pelaaja." in response.content.decode()
     assert newcomer.full_name not in names(theirs) + names(mine)
 
@@ -122,9 +126,25 @@ def test_no_form_after_the_draw(client, event, organiser):
     pairs = add_pairs(event, 16)
     draw(event)
     assert 'id="vaihda"' not in client.get(url(event)).content.decode()
-    response = client.post(url(event), {"action": "replace", "member": f"{pairs[0].pk}:1", "r-player": 1})
+    response = client.post(replace_url(event), {"member": f"{pairs[0].pk}:1", "r-player": 1})
     assert response.status_code == 302
     assert "parin pelaajaa ei voi enää vaihtaa" in client.get(url(event)).content.decode()
+
+
+def test_replacing_is_for_the_events_organisers_only(client, event, organiser, outsider, make_event):
+    """The owner replaces; an organiser of another event (a member of the federation) and a stranger
+    logged out do not."""
+    make_event().organisers.add(outsider)
+    pair = add_pairs(event, 1)[0]
+    newcomer = player("Maija", "Kivelä", "1005", club())
+    data = {"member": f"{pair.pk}:2", "r-player": newcomer.pk}
+    assert client.post(replace_url(event), data).status_code == 302 and "Maija Kivelä" not in names(pair)
+    client.force_login(outsider)
+    assert client.post(replace_url(event), data).status_code == 403
+    assert client.get(replace_url(event)).status_code in (403, 405)
+    client.force_login(organiser)
+    assert client.get(replace_url(event)).status_code == 405
+    assert client.post(replace_url(event), data).status_code == 302 and names(pair)[1] == "Maija Kivelä"
 
 
 def test_search_fragment_for_the_replace_form(client, event, organiser):

@@ -66,78 +66,77 @@ def _mark_entered(players: list[Player], entered: dict[int, int]) -> None:
 
 @organiser_required
 def pairs(request, event):
-    drawn = event.drawn_at is not None
-    replacing = request.method == "POST" and request.POST.get("action") == "replace"
-    replace = {"member": request.GET.get("vaihda", "")[:40], "query": "", "players": [], "picked_id": None}
-    if replacing:
-        replace = _replace(request, event, drawn)
-        if isinstance(replace, HttpResponse):
-            return replace
-    searching = request.method == "POST" and "search" in request.POST and not replacing
-    if request.method == "POST" and not searching and not replacing:
-        if drawn:
-            messages.error(request, _("Lohkot on jo arvottu: uusia pareja ei voi enää lisätä."))
-            return redirect("organiser:pairs", event.slug)
-        player_forms = [PlayerPickForm(request.POST, position=n) for n in (1, 2)]
-        pair_form = PairForm(request.POST)
-        valid = all([f.is_valid() for f in player_forms]) and pair_form.is_valid()
-        if valid:
-            pair = _add_pair(event, player_forms, pair_form)
-            if pair is not None:
-                messages.success(
-                    request,
-                    _("Pari %(number)d lisätty: %(names)s (%(club)s).")
-                    % {"number": pair.number, "names": pair.full_name, "club": pair.club.name},
-                )
-                return redirect("organiser:pairs", event.slug)
-    else:
+    """The pairs: the list, the add-a-pair form (a POST adds, or with ``search`` only searches) and the
+    replace-a-player form (``pair_replace``)."""
+    searching = request.method == "POST" and "search" in request.POST
+    if request.method != "POST" or searching:
         # The search buttons (for a browser without JavaScript, and the Enter key) post the form with
         # ``search``: show the results and keep what was typed, without complaining about missing fields.
-        source = request.POST if searching else request.GET
-        player_forms = [
-            PlayerPickForm(
-                initial={name: source.get(f"p{n}-{name}", "") for name in PLAYER_FIELDS}, position=n
-            )
-            for n in (1, 2)
-        ]
-        pair_form = PairForm(initial={"club": _id(source.get("club", ""))})
+        player_forms, pair_form = _initial_forms(request.POST if searching else request.GET)
+        return _pairs_page(request, event, player_forms, pair_form)
+    if event.drawn_at is not None:
+        messages.error(request, _("Lohkot on jo arvottu: uusia pareja ei voi enää lisätä."))
+        return redirect("organiser:pairs", event.slug)
+    player_forms = [PlayerPickForm(request.POST, position=n) for n in (1, 2)]
+    pair_form = PairForm(request.POST)
+    if all([f.is_valid() for f in player_forms]) and pair_form.is_valid():
+        pair = _add_pair(event, player_forms, pair_form)
+        if pair is not None:
+            text = _("Pari %(number)d lisätty: %(names)s (%(club)s).")
+            messages.success(request, text % {"number": pair.number, "names": pair.full_name, "club": pair.club.name})
+            return redirect("organiser:pairs", event.slug)
+    return _pairs_page(request, event, player_forms, pair_form)
 
+
+@organiser_required
+@require_POST
+def pair_replace(request, event):
+    """Replace a pair's player before the draw (or, with ``search``, only search for the new one)."""
+    replace = _replace(request, event, event.drawn_at is not None)
+    if isinstance(replace, HttpResponse):
+        return replace
+    player_forms, pair_form = _initial_forms(request.GET)
+    return _pairs_page(request, event, player_forms, pair_form, replace)
+
+
+def _initial_forms(source) -> tuple[list[PlayerPickForm], PairForm]:
+    """The add-a-pair forms unbound, filled with what ``source`` holds (a search, a link's choices)."""
+    player_forms = [
+        PlayerPickForm(initial={name: source.get(f"p{n}-{name}", "") for name in PLAYER_FIELDS}, position=n)
+        for n in (1, 2)
+    ]
+    return player_forms, PairForm(initial={"club": _id(source.get("club", ""))})
+
+
+def _slot(form, entered) -> dict:
+    """One player slot of the add-a-pair form: its search results, with the picked player first."""
+    query = form["q"].value() or ""
+    found = search_players(query)
+    picked = form.cleaned_data.get("player") if form.is_bound and hasattr(form, "cleaned_data") else None
+    if picked is None and not form.is_bound and _id(form.initial.get("player")) is not None:
+        picked = Player.objects.filter(pk=_id(form.initial["player"])).select_related("club").first()
+    if picked is not None and picked not in found:
+        found.insert(0, picked)
+    _mark_entered(found, entered)
+    new_open = any(form[name].value() for name in ("first_name", "last_name", "member_number")) or bool(form.errors)
+    return {"form": form, "players": found, "query": query, "picked_id": picked.pk if picked else None,
+            "new_open": new_open}
+
+
+def _pairs_page(request, event, player_forms, pair_form, replace=None):
+    if replace is None:
+        replace = {"member": request.GET.get("vaihda", "")[:40], "query": "", "players": [], "picked_id": None}
     entered = _entered(event)
-    slots = []
-    for form in player_forms:
-        query = form["q"].value() or ""
-        found = search_players(query)
-        picked = form.cleaned_data.get("player") if form.is_bound and hasattr(form, "cleaned_data") else None
-        if picked is None and not form.is_bound and _id(form.initial.get("player")) is not None:
-            picked = Player.objects.filter(pk=_id(form.initial["player"])).select_related("club").first()
-        if picked is not None and picked not in found:
-            found.insert(0, picked)
-        _mark_entered(found, entered)
-        slots.append(
-            {
-                "form": form,
-                "players": found,
-                "query": query,
-                "picked_id": picked.pk if picked else None,
-                "new_open": any(form[name].value() for name in ("first_name", "last_name", "member_number"))
-                or bool(form.errors),
-            }
-        )
     pair_list = list(_pairs_with_players(event))
     context = {
-        "event": event,
-        "section": "pairs",
-        "drawn": drawn,
-        "slots": slots,
-        "pair_form": pair_form,
-        "pairs": pair_list,
+        "event": event, "section": "pairs", "drawn": event.drawn_at is not None,
+        "slots": [_slot(form, entered) for form in player_forms], "pair_form": pair_form, "pairs": pair_list,
         "active_count": sum(1 for p in pair_list if p.active),
         "withdrawn_count": sum(1 for p in pair_list if not p.active),
         "replace": replace,
         "members": [
             (f"{pair.pk}:{position}", pair.number, player.full_name)
-            for pair in pair_list
-            if pair.active
+            for pair in pair_list if pair.active
             for position, player in enumerate(pair.players, start=1)
         ],
     }
