@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.urls import reverse
+from django.utils.module_loading import autodiscover_modules
 
 _payloads: dict[str, Callable] = {}
 _links: dict[str, Callable] = {}
@@ -121,8 +122,6 @@ def register_demo(name: str, step: Callable, *, order: int = 100) -> None:
 
 def demo_steps() -> list[Callable]:
     """Every app's demo step, in order (imports each installed app's ``demo`` module first)."""
-    from django.utils.module_loading import autodiscover_modules
-
     autodiscover_modules("demo")
     return [step for _order, _name, step in sorted(_demo_steps, key=lambda entry: (entry[0], entry[1]))]
 

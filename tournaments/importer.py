@@ -24,9 +24,11 @@ from pathlib import PurePath
 from xml.etree.ElementTree import ParseError
 from xml.parsers import expat
 
+import openpyxl
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
+from openpyxl.utils.exceptions import InvalidFileException
 
 from tournaments import services
 from tournaments.models import Club, Event, PairMember, Player
@@ -124,9 +126,6 @@ def _cell_text(value) -> str:
 
 
 def _xlsx_table(data: bytes) -> list[list[str]]:
-    import openpyxl
-    from openpyxl.utils.exceptions import InvalidFileException
-
     # Whatever is wrong inside an uploaded workbook, the organiser gets one message, not a crash.
     unreadable = (
         zipfile.BadZipFile,

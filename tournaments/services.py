@@ -37,6 +37,7 @@ from tournaments.models import (
 )
 from tournaments.results import fold_rows, overwhelming_rule
 from tournaments.signals import result_changed
+from tournaments.validators import NAME_MAX_LENGTH, reject_formula, validate_council
 
 
 @transaction.atomic
@@ -727,8 +728,6 @@ def late_forfeit(match: Match, side: str, *, user) -> Match:
 @transaction.atomic
 def set_referee(match: Match, name: str, *, user=None) -> Match:
     """Name the match's referee (tuomari); an empty name: the player in seat 4 keeps the scoresheet."""
-    from tournaments.validators import NAME_MAX_LENGTH, reject_formula
-
     name = " ".join((name or "").split())
     if len(name) > NAME_MAX_LENGTH:
         raise ValidationError(
@@ -744,8 +743,6 @@ def set_referee(match: Match, name: str, *, user=None) -> Match:
 @transaction.atomic
 def set_council(event: Event, names: list[str]) -> Event:
     """Record the event's judges' council: 3–5 names (or none, not named yet); anything else is refused."""
-    from tournaments.validators import validate_council
-
     names = [" ".join(str(n).split()) for n in names]
     validate_council(names)
     event = versions.lock(event.pk)

@@ -6,20 +6,19 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+from django.conf import settings
+from django.core.management import call_command
 from django.db import transaction
 from django.utils import timezone
 
 from scoring.random_match import random_match
-from tournaments import readmodel, services, versions
+from tournaments import readmodel, services, sunday, versions
 from tournaments.models import Club, Entry, Event, Match, Player, Playoff, Stage
 from tournaments.results import fold_rows, from_engine
 
 
 def ensure_registry() -> bool:
     """Load the demo clubs and players (fixtures/demo_registry.json) into an empty registry; True if loaded."""
-    from django.conf import settings
-    from django.core.management import call_command
-
     if Club.objects.exists():
         return False
     call_command("loaddata", str(settings.BASE_DIR / "fixtures" / "demo_registry.json"), verbosity=0)
@@ -91,8 +90,6 @@ def confirm_all(event: Event) -> int:
 def play_weekend(event: Event, rng: random.Random, *, until: str = "all") -> list[str]:
     """Play an event from its drawn Saturday to published final places (or stop after ``until``:
     "groups" or "sunday"); returns a line of output per step."""
-    from tournaments import sunday
-
     out = []
     played = play_matches(event.matches.filter(stage=Stage.SATURDAY), rng)
     out.append(f"Played {played} Saturday group matches; recorded {settle_playoffs(event, rng)} play-offs.")

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments import extensions
+from tournaments.demo import create_demo_events
 from tournaments.models import Event
 from tournaments.simulation import ensure_registry
 
@@ -51,8 +52,6 @@ class Command(BaseCommand):
         return user
 
     def _events(self, organiser) -> None:
-        from tournaments.demo import create_demo_events
-
         today = timezone.localdate()
         for event in create_demo_events(organiser, today=today):
             self.stdout.write(f"Created the demo event {event.name} ({event.slug}).")
