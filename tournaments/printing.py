@@ -185,7 +185,7 @@ def scoresheet_pages(matches, link_base: str) -> list[dict]:
 
 
 def scoresheets_pdf(matches, link_base: str, title: str) -> bytes:
-    return render_pdf("print/scoresheets.html", {"pages": scoresheet_pages(matches, link_base), "title": title})
+    return render_pdf("tournaments/print/scoresheets.html", {"pages": scoresheet_pages(matches, link_base), "title": title})
 
 
 # The public printouts are made from the event's snapshot (``tournaments.readmodel``).
@@ -193,19 +193,19 @@ def scoresheets_pdf(matches, link_base: str, title: str) -> bytes:
 
 def draw_chart_pdf(snap) -> bytes:
     context = {"event": snap.event, "groups": snap.stage_groups(Stage.SATURDAY), "title": _("Arvontakaavio")}
-    return render_pdf("print/draw_chart.html", context)
+    return render_pdf("tournaments/print/draw_chart.html", context)
 
 
 def group_tables_pdf(snap) -> bytes:
     tables = [*snap.stage_tables(Stage.SATURDAY), *snap.stage_tables(Stage.SUNDAY)]
-    return render_pdf("print/group_tables.html", {"event": snap.event, "tables": tables, "title": _("Lohkotaulukot")})
+    return render_pdf("tournaments/print/group_tables.html", {"event": snap.event, "tables": tables, "title": _("Lohkotaulukot")})
 
 
 def bracket_pdf(snap) -> bytes:
     context = {
         "event": snap.event, "tables": snap.stage_tables(Stage.SUNDAY), "tiers": snap.bracket(), "title": _("Sunnuntai"),
     }
-    return render_pdf("print/bracket.html", context)
+    return render_pdf("tournaments/print/bracket.html", context)
 
 
 def results_pdf(snap, points: dict[int, object] | None) -> bytes:
@@ -219,4 +219,4 @@ def results_pdf(snap, points: dict[int, object] | None) -> bytes:
         "event": snap.event, "rows": rows, "complete": snap.complete, "cup": points is not None,
         "record": snap.published_record, "corrections": snap.corrections, "title": _("Tulosluettelo"),
     }
-    return render_pdf("print/results.html", context)
+    return render_pdf("tournaments/print/results.html", context)
