@@ -35,10 +35,10 @@ def live_rows() -> dict[str, list[tuple]]:
 
 
 def as_stored(value):
-    """A value as SQLite stores it (Django's connection turns dates and booleans into Python's)."""
+    """A value as SQLite stores it (Django's connection turns dates, times and booleans into Python's)."""
     if isinstance(value, bool):
         return int(value)
-    if isinstance(value, dt.date):
+    if isinstance(value, dt.date | dt.time):  # a time of day (the event's day starts) as "11:00:00"
         return str(value)
     return value
 
