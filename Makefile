@@ -49,7 +49,7 @@ test-fast: install
 	DATABASE_URL= $(PY) -m pytest -q -m "not slow and not browser" -n 2
 
 pytest-sqlite: install
-	DATABASE_URL= $(PY) -m pytest
+	DATABASE_URL= $(PY) -m pytest -n 2
 
 pytest-postgres: install
-	DATABASE_URL=$(PG_URL) $(PY) -m pytest
+	DATABASE_URL=$(PG_URL) $(PY) -m pytest -n 2
