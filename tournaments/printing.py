@@ -18,7 +18,7 @@ from scoring.timetable import BREAK_AFTER
 from tournaments import extensions, readmodel
 from tournaments.models import Entry, Match, PaperResult, Stage
 from tournaments.prefetch import with_pairs
-from tournaments.results import sheet_and_outcome
+from tournaments.results import MARKS, sheet_and_outcome
 from tournaments.weekend import labelled_places
 
 SPARE_ROWS = 6  # for the rise played to its end and a deciding deal (RULES.md §3)
@@ -113,6 +113,12 @@ def break_rows(lines, body_rows: int, deals_planned: int) -> tuple[int, ...]:
     )
 
 
+def marks(line) -> str:
+    """A line's marks besides the penalty's "*" (which the game column carries): robbery, early stop, a
+    rise played out, the deciding deal (``tournaments.results.MARKS``, explained by the sheet's legend)."""
+    return " ".join(MARKS[m][0] for m in line.marks if m != "penalised")
+
+
 def sheet_columns(lines, body_rows: int) -> list[dict]:
     """Each column's left edge, width and its text, one line per scoresheet row."""
     cells: list[list[str]] = [[] for _ in COLUMNS]
@@ -130,7 +136,7 @@ def sheet_columns(lines, body_rows: int) -> list[dict]:
                 line.caller_seat or "",
                 "" if row.tricks_a is None else row.tricks_a,
                 "" if row.tricks_b is None else row.tricks_b,
-                "" if line.points is None else f"{line.points} {line.winner}",
+                " ".join(filter(None, ("" if line.points is None else f"{line.points} {line.winner}", marks(line)))),
                 "" if line.rise_a is None else line.rise_a,
                 "" if line.rise_b is None else line.rise_b,
             )

@@ -20,6 +20,7 @@ from pypdf import PdfReader
 
 from cup.models import CupEvent, SeasonCupSettings
 from tests.web.builders import add_pairs
+from tests.web.results_helpers import rami, store
 from tournaments import readmodel, services
 from tournaments.models import Event, Match
 
@@ -85,6 +86,21 @@ def test_round_scoresheets_one_page_a_match(client, drawn, organiser):
             assert player.full_name in text
     assert "Tuomari" in text and "Nousupisteet yhteensä" in text
     assert f"sivu 1 / {matches.count()}" in text
+
+
+def test_a_played_sheet_marks_a_robbery_and_explains_its_marks(client, drawn, organiser):
+    """Issue #18.1: the printed sheet carries the marks the screen shows (a robbed rami: "ry") and a legend
+    of every letter and mark, not only R and N."""
+    match = Match.objects.filter(event=drawn, round=1).order_by("table").first()
+    store(match, [rami("B", 0)])  # pair A robs B's rami: a nälsytuppi, 56 to A
+    client.force_login(organiser)
+    lines = text_of(client.get(round_url(drawn)).content).splitlines()
+    deal = next(line for line in lines if re.match(r"\s*1\s+R\s", line))
+    assert re.search(r"\b56 A ry\b", deal), deal
+    text = " ".join(" ".join(lines).split())
+    for words in ("R rami", "N nolo", "ry ryöstö: puolustajat voittivat ramin", "k jako lopetettiin kesken",
+                  "r yksi jako voitosta"):
+        assert words in text, words
 
 
 def test_fonts_are_embedded(client, drawn, organiser):
