@@ -333,49 +333,38 @@ def match(request, event, match_id):
     return render(request, "teams/organiser/match.html", context)
 
 
+def _match_step(request, event, match_id, step, done: str):
+    """One of a team match's confirmed steps (start, cancel the start, reopen the orders): the ticked box,
+    the service, its refusal or ``done``, and back to the match."""
+    found = get_object_or_404(TeamMatch, event=event, pk=match_id)
+    if not unconfirmed(request):
+        try:
+            step(found, request.user)
+        except ValidationError as exc:
+            _error(request, exc)
+        else:
+            messages.success(request, done)
+    return redirect("teams_organiser:match", event.slug, found.pk)
+
+
 @team_organiser
 @require_POST
 def start_match(request, event, match_id):
-    found = get_object_or_404(TeamMatch, event=event, pk=match_id)
-    if unconfirmed(request):
-        return redirect("teams_organiser:match", event.slug, found.pk)
-    try:
-        services.start_team_match(found, request.user)
-    except ValidationError as exc:
-        _error(request, exc)
-    else:
-        messages.success(request, _("Ottelu alkoi: parien ottelut ja pöytäkirjat ovat valmiina."))
-    return redirect("teams_organiser:match", event.slug, found.pk)
+    done = _("Ottelu alkoi: parien ottelut ja pöytäkirjat ovat valmiina.")
+    return _match_step(request, event, match_id, services.start_team_match, done)
 
 
 @team_organiser
 @require_POST
 def cancel_start(request, event, match_id):
-    found = get_object_or_404(TeamMatch, event=event, pk=match_id)
-    if unconfirmed(request):
-        return redirect("teams_organiser:match", event.slug, found.pk)
-    try:
-        services.cancel_start(found, request.user)
-    except ValidationError as exc:
-        _error(request, exc)
-    else:
-        messages.success(request, _("Aloitus peruttu."))
-    return redirect("teams_organiser:match", event.slug, found.pk)
+    return _match_step(request, event, match_id, services.cancel_start, _("Aloitus peruttu."))
 
 
 @team_organiser
 @require_POST
 def reopen_orders(request, event, match_id):
-    found = get_object_or_404(TeamMatch, event=event, pk=match_id)
-    if unconfirmed(request):
-        return redirect("teams_organiser:match", event.slug, found.pk)
-    try:
-        services.reopen_orders(found, request.user)
-    except ValidationError as exc:
-        _error(request, exc)
-    else:
-        messages.success(request, _("Järjestykset avattu: molemmat joukkueenjohtajat ilmoittavat ne uudelleen."))
-    return redirect("teams_organiser:match", event.slug, found.pk)
+    done = _("Järjestykset avattu: molemmat joukkueenjohtajat ilmoittavat ne uudelleen.")
+    return _match_step(request, event, match_id, services.reopen_orders, done)
 
 
 @team_organiser
