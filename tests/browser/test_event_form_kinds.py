@@ -9,6 +9,7 @@ from django.contrib.auth.models import Permission
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from tests.browser.login import log_in
 from tournaments.models import Event
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -21,11 +22,7 @@ def test_the_team_kind_hides_what_it_does_not_use(request, live_server, organise
         pytest.skip("Playwright is switched off (-p no:playwright)")
     organiser.user_permissions.add(Permission.objects.get(codename="add_event"))
     page = request.getfixturevalue("browser").new_context(viewport={"width": 390, "height": 844}).new_page()
-    page.goto(f"{live_server.url}/kirjaudu/")
-    page.fill("input[name=username]", "organiser")
-    page.fill("input[name=password]", "salasana-1")
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url("**/jarjestaja/")
+    log_in(page, live_server.url)
     page.goto(f"{live_server.url}{reverse('organiser:event_create')}")
     for name in HIDDEN_FOR_TEAMS:
         expect(page.locator(f"#id_{name}")).to_be_visible()

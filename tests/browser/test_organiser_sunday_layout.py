@@ -9,6 +9,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+from tests.browser.login import log_in
 from tournaments import sunday
 from tournaments.models import Event
 
@@ -30,11 +31,7 @@ def test_sunday_groups_read_whole_on_a_laptop(request, live_server, organiser, u
     if until == "groups":  # the Sunday groups just formed, not a match played
         sunday.advance(event, organiser)
     page = request.getfixturevalue("browser").new_context(viewport={"width": 1280, "height": 900}).new_page()
-    page.goto(f"{live_server.url}/kirjaudu/")
-    page.fill("input[name=username]", "organiser")
-    page.fill("input[name=password]", "salasana-1")
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url("**/jarjestaja/")
+    log_in(page, live_server.url)
     page.goto(f"{live_server.url}/jarjestaja/kisat/{event.slug}/sunnuntai/")
     widths = page.evaluate(
         "[...document.querySelectorAll('.groups .table-wrap')].map(e => [e.scrollWidth, e.clientWidth])"

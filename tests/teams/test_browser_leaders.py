@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from teams import services
 from teams.models import TeamMatch
+from tests.browser.login import log_in
 from tests.teams.builders import add_team, pair_matches, team_event, win
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -76,11 +77,7 @@ def test_leaders_declare_from_their_phones(request, live_server, make_event, org
 
     # the organiser starts round 1 on a laptop; the other semifinal waits for its declarations
     desk = browser.new_context(**LAPTOP).new_page()
-    desk.goto(f"{live_server.url}/kirjaudu/")
-    desk.fill("input[name=username]", "organiser")
-    desk.fill("input[name=password]", "salasana-1")
-    desk.locator("main form button[type=submit]").click()
-    desk.wait_for_url("**/jarjestaja/")
+    log_in(desk, live_server.url)
     desk.goto(f"{live_server.url}/jarjestaja/joukkuekisa/sm-joukkue/kierrokset/")
     start = desk.locator("form", has=desk.get_by_role("button", name="Aloita kierros 1 (Välierät)"))
     start.get_by_role("button").click()  # the required box is not ticked: the browser keeps the form

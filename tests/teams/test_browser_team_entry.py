@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from teams.models import Team
+from tests.browser.login import log_in
 from tests.teams.builders import club, team_event
 from tournaments.models import Player, SeasonClub
 
@@ -16,14 +17,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 LAPTOP = {"viewport": {"width": 1280, "height": 900}, "locale": "fi-FI"}
 PHONE = {"viewport": {"width": 390, "height": 844}, "locale": "fi-FI"}
 NAMES = [("Aino", "Kivelä"), ("Eino", "Mäkelä"), ("Sanna", "Häkkinen"), ("Pekka", "Öhman"), ("Tiina", "Åström"), ("Juha", "Ylönen")]
-
-
-def log_in(page, url):
-    page.goto(f"{url}/kirjaudu/")
-    page.fill("input[name=username]", "organiser")
-    page.fill("input[name=password]", "salasana-1")
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url("**/jarjestaja/")
 
 
 def test_a_team_entered_by_search_as_you_type(request, live_server, make_event, organiser):
