@@ -45,9 +45,10 @@ def pair_place(snap: readmodel.EventSnapshot, pair_id: int) -> str | None:
 # --- rest rounds ------------------------------------------------------------------------------------
 
 
-def pair_times(snap: readmodel.EventSnapshot, pair_id: int) -> tuple:
-    """The estimated starts of the rounds the pair plays (its page shows them: part of its fingerprint)."""
-    rounds = {(m.stage, m.round) for m in snap.matches if pair_id in (m.pair_a_id, m.pair_b_id)}
+def pair_times(snap: readmodel.EventSnapshot, matches: Sequence[readmodel.MatchView]) -> tuple:
+    """The estimated starts of the rounds of ``matches`` (the pair's: its page shows them, so they are part
+    of its fingerprint)."""
+    rounds = {(m.stage, m.round) for m in matches}
     return tuple(t for t in snap.timetable if (t.stage, t.round) in rounds)
 
 

@@ -72,15 +72,16 @@ def _pair_scope(request, snap, number):
     found = snap.pair_by_number(number)
     if found is None:
         raise Http404
-    parts = []
+    placements = [m for m in snap.placements if found.pk in (m.pair_a_id, m.pair_b_id)]
+    parts, played = [], list(placements)  # played: the pair's own matches, whose rounds' times it shows
     for stage in (Stage.SATURDAY, Stage.SUNDAY):
         group = snap.pair_group(found.pk, stage)
         table = snap.table(group.pk) if group else None
         parts += [table.matches if table else (), snap.playoffs.get(group.pk) if group else None]
-    mine = [m for m in snap.placements if found.pk in (m.pair_a_id, m.pair_b_id)]
+        played += [m for m in (table.matches if table else ()) if found.pk in (m.pair_a_id, m.pair_b_id)]
     return snap.fingerprint(
-        found.pk, *parts, mine, weekend.pair_place(snap, found.pk),
-        snap.current_round(Stage.SATURDAY), snap.current_round(Stage.SUNDAY), weekend.pair_times(snap, found.pk),
+        found.pk, *parts, placements, weekend.pair_place(snap, found.pk),
+        snap.current_round(Stage.SATURDAY), snap.current_round(Stage.SUNDAY), weekend.pair_times(snap, played),
     )
 
 
