@@ -130,8 +130,8 @@ def pair_pick(request, slug):
     if not text.strip():
         return redirect("event", slug)
     snap = head(slug).snapshot()
-    pairs = sorted(snap.pairs.values(), key=lambda p: p.number)
-    found = [p for p in find_pairs(pairs, text) if p.active] or find_pairs(pairs, text)
+    matching = find_pairs(sorted(snap.pairs.values(), key=lambda p: p.number), text)
+    found = [p for p in matching if p.active] or matching  # a withdrawn pair only when no other matches
     if len(found) == 1:
         return redirect("pair", slug, found[0].number)
     return render(request, "tournaments/public/pair_pick.html", {"event": snap.event, "found": found, "query": text})
