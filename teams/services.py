@@ -214,19 +214,7 @@ def create_team(
     event = _locked(event)
     name, leader_name = name.strip(), leader_name.strip()
     _check_team(event, name, leader_name, pairs, None)
-    try:
-        with transaction.atomic():
-            team = Team.objects.create(event=event, club=club, name=name, leader_name=leader_name)
-    except IntegrityError as exc:  # the same name a moment ago
-        raise ValidationError(
-            _("Kisassa on jo joukkue nimeltä %(name)s.") % {"name": name}, code="name_taken"
-        ) from exc
-    _place_pairs(event, team, pairs)
-    if substitute is not None:
-        check_substitute(team, substitute, event.starts_on)
-        team.substitute = substitute
-        team.save(update_fields=["substitute"])
-    return team
+    return _store_team(event, Team(event=event, club=club, name=name, leader_name=leader_name), pairs, substitute)
 
 
 @transaction.atomic
@@ -240,12 +228,18 @@ def update_team(
     name, leader_name = name.strip(), leader_name.strip()
     _check_team(event, name, leader_name, pairs, team)
     team.club, team.name, team.leader_name, team.substitute = club, name, leader_name, None
+    return _store_team(event, team, pairs, substitute)
+
+
+def _store_team(event: Event, team: Team, pairs: list, substitute: Player | None) -> Team:
+    """A new or edited team saved (a name another team took a moment ago is refused), its pairs placed and
+    its substitute checked against them."""
     try:
         with transaction.atomic():
-            team.save(update_fields=["club", "name", "leader_name", "substitute"])
-    except IntegrityError as exc:
+            team.save()
+    except IntegrityError as exc:  # the same name a moment ago
         raise ValidationError(
-            _("Kisassa on jo joukkue nimeltä %(name)s.") % {"name": name}, code="name_taken"
+            _("Kisassa on jo joukkue nimeltä %(name)s.") % {"name": team.name}, code="name_taken"
         ) from exc
     _place_pairs(event, team, pairs)
     if substitute is not None:
