@@ -3,6 +3,10 @@
 Each command reads one JSON document from FILE (``-`` for standard input), prints one JSON document on
 standard output and exits 0; invalid input prints ``{"error": ..., "deal": ...}`` and exits 2.
 
+``verify FILE`` (issue #27) checks an event file (``scoring.eventfile``) and answers in text, one line
+each: ``OK: …`` and exit 0 when it agrees with itself, ``DIFFERS: …`` lines and exit 1, ``UNREADABLE: …``
+and exit 2 for what is not an event file.
+
 Whatever the bytes are, the answer is one of those two: input that is not UTF-8, not JSON, nested too
 deeply, holding NaN or Infinity, a number too large for a float or an integer of more digits than
 Python converts, or a document of the wrong shape, is an error (exit 2), never a traceback.
@@ -21,10 +25,13 @@ from scoring.errors import ScoringError
 # command -> (module, function); each function takes the parsed JSON and returns a JSON-able result,
 # raising ScoringError for invalid input. Imported lazily so one command's module never slows another.
 COMMANDS = {
-    "match": ("scoring.match", "run_cli", "score one match: totals, rises, match points"),
+    "match": ("scoring.match_cli", "run_cli", "score one match: totals, rises, match points"),
     "standings": ("scoring.standings_cli", "run_cli", "rank one group by the official tie-breaks"),
     "cup": ("scoring.cup", "run_cli", "rank a season's players by cup points"),
 }
+# ``verify FILE``: an event file checked (``scoring.eventfile``); its own exit codes (0 agrees, 1 differs,
+# 2 unreadable) and a text answer, one difference a line.
+VERIFY_HELP = "check an event file (tuppi-event): every match, table and place computed again, and its digests"
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 MAX_INT_DIGITS = 100  # no number in RULES.md §9 comes near; longer ones are refused before int() runs
 
@@ -39,7 +46,10 @@ def main(argv: list[str] | None = None) -> int:
     for name, (_module, _func, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text)
         p.add_argument("file", help="a JSON file, or - for standard input")
+    sub.add_parser("verify", help=VERIFY_HELP).add_argument("file", help="an event file, or - for standard input")
     args = parser.parse_args(argv)
+    if args.command == "verify":
+        return _verify(args.file)
 
     try:
         raw = _read(args.file)
@@ -64,6 +74,28 @@ def main(argv: list[str] | None = None) -> int:
         return _fail({"error": f"invalid input ({type(exc).__name__}): {exc}"[:500], "deal": None})
     sys.stdout.write(text + "\n")
     return 0
+
+
+def _verify(file: str) -> int:
+    eventfile = importlib.import_module("scoring.eventfile")
+    try:
+        data = _parse(_read(file))
+    except OSError as exc:
+        sys.stdout.write(f"UNREADABLE: cannot read {file}: {exc.strerror or exc}\n")
+        return 2
+    except InputError as exc:
+        sys.stdout.write(f"UNREADABLE: {exc}\n")
+        return 2
+    code, problems = eventfile.run_file(data)
+    if code == 2:
+        sys.stdout.write(f"UNREADABLE: {problems[0]}\n")
+    for problem in problems if code == 1 else []:
+        sys.stdout.write(f"DIFFERS: {problem}\n")
+    if code == 0:
+        matches = len(data["matches"])
+        sys.stdout.write(f"OK: {data['event']['slug']}: {matches} matches, every table and place and the digest "
+                         f"chain of {len(data['publications'])} published record(s) agree with the file's lines\n")
+    return code
 
 
 def _read(file: str) -> bytes:

@@ -138,23 +138,45 @@ def round_robin(
             group_size=len(ids),
         )
     clubs = clubs or {}
+    classes = _club_classes(ids, clubs)
+    n = len(ids) + len(ids) % 2
+    q = n - 1
+    placement = _best_placement(tuple(len(c) for c in classes), q)
+    at = _seat(ids, classes, placement, n)
+    club_of = {pair: clubs.get(pair) for pair in ids}
+    circle_rounds = []
+    for r in range(q):
+        matches, resting = _circle_matches(at, r, q)
+        same = sum(1 for a, b in matches if club_of[a] is not None and club_of[a] == club_of[b])
+        circle_rounds.append((same, r, matches, resting))
+    # Play the rounds with the most same-club matches first (ties in circle order).
+    circle_rounds.sort(key=lambda item: (-item[0], item[1]))
+    return tuple(
+        Round(number=i + 1, matches=matches, resting=resting)
+        for i, (_same, _r, matches, resting) in enumerate(circle_rounds)
+    )
+
+
+def _club_classes(ids: list[PairId], clubs: Mapping[PairId, Hashable | None]) -> list[tuple[PairId, ...]]:
+    """The clubs with two or more pairs here, each as its pairs in id order: largest first, ties by their
+    first pair id (never by the club value, which need not be orderable)."""
     members: dict[Hashable, list[PairId]] = {}
     for pair in ids:
         club = clubs.get(pair)
         if club is not None:
             members.setdefault(club, []).append(pair)
-    # Clubs with two or more pairs here, largest first, ties by their first pair id (never by the club
-    # value, which need not be orderable).
-    classes = sorted(
+    return sorted(
         (tuple(m) for m in members.values() if len(m) >= 2),
         key=lambda m: (-len(m), pair_id_key(m[0])),
     )
-    n = len(ids) + len(ids) % 2
-    q = n - 1
-    placement = _best_placement(tuple(len(c) for c in classes), q)
 
-    # Pairs of each club on its positions (both in ascending order), then the other pairs on the free
-    # positions in ascending order; the bye (None) takes the last free position.
+
+def _seat(
+    ids: list[PairId], classes: list[tuple[PairId, ...]], placement: tuple[tuple[int, ...], ...], n: int
+) -> list[PairId | None]:
+    """The pair at each of the ``n`` positions: each club's pairs on its positions (both in ascending
+    order), then the other pairs on the free positions in ascending order; the bye (None) takes the last
+    free position."""
     at: list[PairId | None] = [None] * n
     for cls, positions in zip(classes, placement, strict=True):
         for pair, p in zip(cls, positions, strict=True):
@@ -163,27 +185,23 @@ def round_robin(
     free_positions = [p for p in range(n) if at[p] is None]
     for pair, p in zip((p for p in ids if p not in in_class), free_positions, strict=False):
         at[p] = pair
+    return at
 
-    club_of = {pair: clubs.get(pair) for pair in ids}
-    circle_rounds = []
-    for r in range(q):
-        matches = []
-        resting = None
-        for x, y in _circle_round(r, q):
-            a, b = at[x], at[y]
-            if a is None or b is None:
-                resting = b if a is None else a
-                continue
-            matches.append(tuple(sorted((a, b), key=pair_id_key)))
-        same = sum(1 for a, b in matches if club_of[a] is not None and club_of[a] == club_of[b])
-        matches.sort(key=lambda m: pair_id_key(m[0]))
-        circle_rounds.append((same, r, tuple(matches), resting))
-    # Play the rounds with the most same-club matches first (ties in circle order).
-    circle_rounds.sort(key=lambda item: (-item[0], item[1]))
-    return tuple(
-        Round(number=i + 1, matches=matches, resting=resting)
-        for i, (_same, _r, matches, resting) in enumerate(circle_rounds)
-    )
+
+def _circle_matches(
+    at: list[PairId | None], r: int, q: int
+) -> tuple[tuple[tuple[PairId, PairId], ...], PairId | None]:
+    """Circle round r's matches, listed by their first pair, each (a, b) in id order, and its resting pair."""
+    matches = []
+    resting = None
+    for x, y in _circle_round(r, q):
+        a, b = at[x], at[y]
+        if a is None or b is None:
+            resting = b if a is None else a
+            continue
+        matches.append(tuple(sorted((a, b), key=pair_id_key)))
+    matches.sort(key=lambda m: pair_id_key(m[0]))
+    return tuple(matches), resting
 
 
 def same_club_rounds(rounds: Iterable[Round], clubs: Mapping[PairId, Hashable | None]) -> tuple[int, ...]:
@@ -270,36 +288,115 @@ def _round_of(x: int, y: int, q: int) -> int:
 
 def _best_placement(sizes: tuple[int, ...], q: int) -> tuple[tuple[int, ...], ...]:
     """Positions (ascending) for each club of ``sizes`` (descending), best by the module's criterion."""
-    return _search(sizes, q, SEARCH_NODE_LIMIT)[0]
-
-
-def _search(
-    sizes: tuple[int, ...], q: int, limit: int
-) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], bool]:
-    """The best placement found, its descending per-round counts, and whether it is proven best."""
     if not sizes:
-        return (), (0,) * q, True
-    n = q + 1
-    nu = sum(s // 2 for s in sizes)  # maximum matching of the same-club graph
-    total_edges = sum(s * (s - 1) // 2 for s in sizes)
-    rounds = [[_round_of(x, y, q) for y in range(n)] for x in range(n)]
-    caps = [_clique_prefix_caps(s, q) for s in sizes]
-    # future[c][k]: the caps of clubs c+1, c+2, … summed (index k = k largest rounds, k = 0 … q).
-    future: list[list[int]] = [[]] * len(sizes)
-    acc = [0] * (q + 1)
-    for c in range(len(sizes) - 1, -1, -1):
-        future[c] = acc
-        acc = [a + b for a, b in zip(acc, caps[c], strict=True)]
+        return ()  # no club has two pairs here: every placement is as good
+    return _PlacementSearch(sizes, q, SEARCH_NODE_LIMIT).run()[0]
 
-    def score(placement: Sequence[Sequence[int]]) -> tuple[int, ...]:
-        hist = [0] * q
+
+class _Found(Exception):
+    """A placement reaches the optimistic bound: no other can be better."""
+
+
+class _OutOfNodes(Exception):
+    """The branch has used its share of the node budget."""
+
+
+class _PlacementSearch:
+    """The branch and bound of the module docstring for clubs of ``sizes`` (descending) on the circle of
+    ``q`` + 1 positions, within ``limit`` nodes. :meth:`run` gives the best placement found, its descending
+    per-round counts and whether it is proven best. The phases: the optimistic bound (:meth:`bound`), the
+    starting placement (:meth:`start`), the branches left by the circle's symmetries (:meth:`run`), and the
+    depth-first placement of one pair at a time (:meth:`visit`, :meth:`candidates`)."""
+
+    def __init__(self, sizes: tuple[int, ...], q: int, limit: int) -> None:
+        self.sizes, self.q, self.limit = sizes, q, limit
+        self.n = q + 1
+        self.nu = sum(s // 2 for s in sizes)  # maximum matching of the same-club graph
+        self.total_edges = sum(s * (s - 1) // 2 for s in sizes)
+        self.rounds = [[_round_of(x, y, q) for y in range(self.n)] for x in range(self.n)]
+        self.caps = [_clique_prefix_caps(s, q) for s in sizes]
+        # future[c][k]: the caps of clubs c+1, c+2, … summed (index k = k largest rounds, k = 0 … q).
+        self.future: list[list[int]] = [[]] * len(sizes)
+        acc = [0] * (q + 1)
+        for c in range(len(sizes) - 1, -1, -1):
+            self.future[c] = acc
+            acc = [a + b for a, b in zip(acc, self.caps[c], strict=True)]
+        # The search's state: each club's positions so far, the per-round counts (all, and each club's).
+        self.placed: list[list[int]] = [[] for _ in sizes]
+        self.hist = [0] * q
+        self.club_hists = [[0] * q for _ in sizes]
+        self.nodes = 0
+        self.branch_limit = limit
+        self.prefix: tuple[int, ...] = ()  # the current branch's fixed first positions
+        self.best: tuple[tuple[int, ...], ...] = ()
+        self.best_score: tuple[int, ...] = ()
+        self.ideal: tuple[int, ...] = ()
+
+    def run(self) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], bool]:
+        """The best placement found, its descending per-round counts, and whether it is proven best."""
+        sizes, q, limit = self.sizes, self.q, self.limit
+        if not sizes:
+            return (), (0,) * q, True
+        self.best = self.start()
+        self.best_score = self.score(self.best)
+        self.ideal = self.bound(0, 0, [0] * q, [0] * q, self.total_edges)
+        if self.best_score == self.ideal:
+            return self.best, self.best_score, True
+        # Branch and bound. Pairs are placed club by club, each club's positions ascending; clubs of equal
+        # size in ascending order of their first position. Symmetry: rotating the circle (x -> x + b) or
+        # scaling it by a unit (x -> a x, gcd(a, q) = 1) permutes the rounds and keeps the counts, so the
+        # first club can be taken to hold 0 and d, where d (a divisor of q) is the smallest gcd(y - x, q)
+        # over its positions x < y. One branch per d, each with a fair share of the node budget.
+        exact = True
+        branches = [(0, d) for d in _divisors_below(q)] if sizes[0] >= 3 else [(0,)]
+        for i, branch in enumerate(branches):
+            self.prefix = branch
+            self.branch_limit = self.nodes + (limit - self.nodes) // (len(branches) - i)
+            try:
+                self.visit(0, self.total_edges)
+            except _Found:
+                break
+            except _OutOfNodes:
+                exact = False
+            # An exception leaves the state mid-search: start the next branch clean.
+            self.hist[:] = [0] * q
+            for cls, club_hist in zip(self.placed, self.club_hists, strict=True):
+                cls.clear()
+                club_hist[:] = [0] * q
+        return self.best, self.best_score, exact
+
+    def score(self, placement: Sequence[Sequence[int]]) -> tuple[int, ...]:
+        """A placement's per-round counts of same-club matches, in descending order."""
+        rounds = self.rounds
+        hist = [0] * self.q
         for positions in placement:
             for i, x in enumerate(positions):
                 for y in positions[:i]:
                     hist[rounds[x][y]] += 1
         return tuple(sorted(hist, reverse=True))
 
-    def bound(c: int, j: int, hist: list[int], club_hist: list[int], edges_left: int) -> tuple[int, ...]:
+    def start(self) -> tuple[tuple[int, ...], ...]:
+        """The starting placement: round 0's position pairs {∞, 0}, {1, q-1}, {2, q-2}, … dealt to the
+        clubs, two pairs of a club per position pair; a club's odd pair goes to the lowest free position
+        afterwards (so round 1 holds a maximum matching even if the search stops early)."""
+        q = self.q
+        slots = [(0, q)] + [(i, q - i) for i in range(1, (q + 1) // 2)]
+        start: list[list[int]] = []
+        used = set()
+        for s in self.sizes:
+            positions = []
+            for _ in range(s // 2):
+                positions.extend(slots.pop(0))
+            used.update(positions)
+            start.append(positions)
+        for s, positions in zip(self.sizes, start, strict=True):
+            if s % 2:
+                p = min(p for p in range(self.n) if p not in used)
+                used.add(p)
+                positions.append(p)
+        return tuple(tuple(sorted(p)) for p in start)
+
+    def bound(self, c: int, j: int, hist: list[int], club_hist: list[int], edges_left: int) -> tuple[int, ...]:
         """An upper bound (lexicographic) on the descending round counts of any completion.
 
         With clubs before c complete and j pairs of club c placed, the sum of the k largest final round
@@ -308,6 +405,7 @@ def _search(
         a round per pair it still has to place) + each later club's best alone, (c) k times nu. The
         largest non-increasing vector under these prefix limits bounds every completion.
         """
+        sizes, nu = self.sizes, self.nu
         size = sizes[c]
         done = sorted((h - ch for h, ch in zip(hist, club_hist, strict=True)), reverse=True)
         mine = sorted(club_hist, reverse=True)
@@ -315,12 +413,12 @@ def _search(
         per_round = size // 2 + sum(s // 2 for s in sizes[c + 1 :])
         club_left = size * (size - 1) // 2 - j * (j - 1) // 2
         club_per_round = min(size // 2, size - j)
-        fut = future[c]
-        cap = caps[c]
+        fut = self.future[c]
+        cap = self.caps[c]
         out = []
         pd = pc = pa = got = 0
         prev = nu
-        for k in range(1, q + 1):
+        for k in range(1, self.q + 1):
             pd += done[k - 1]
             pc += mine[k - 1]
             pa += alls[k - 1]
@@ -335,110 +433,63 @@ def _search(
             prev = g
         return tuple(out)
 
-    # Starting point: round 0's position pairs {∞, 0}, {1, q-1}, {2, q-2}, … dealt to the clubs, two
-    # pairs of a club per position pair; a club's odd pair goes to the lowest free position afterwards.
-    slots = [(0, q)] + [(i, q - i) for i in range(1, (q + 1) // 2)]
-    start: list[list[int]] = []
-    used = set()
-    for s in sizes:
-        positions = []
-        for _ in range(s // 2):
-            positions.extend(slots.pop(0))
-        used.update(positions)
-        start.append(positions)
-    for s, positions in zip(sizes, start, strict=True):
-        if s % 2:
-            p = min(p for p in range(n) if p not in used)
-            used.add(p)
-            positions.append(p)
-    best = [tuple(tuple(sorted(p)) for p in start)]
-    best_score = [score(best[0])]
-    ideal = bound(0, 0, [0] * q, [0] * q, total_edges)
-    if best_score[0] == ideal:
-        return best[0], best_score[0], True
-
-    # Branch and bound. Pairs are placed club by club, each club's positions ascending; clubs of equal
-    # size in ascending order of their first position. Symmetry: rotating the circle (x -> x + b) or
-    # scaling it by a unit (x -> a x, gcd(a, q) = 1) permutes the rounds and keeps the counts, so the
-    # first club can be taken to hold 0 and d, where d (a divisor of q) is the smallest gcd(y - x, q)
-    # over its positions x < y. One branch per d, each with a fair share of the node budget.
-    placed: list[list[int]] = [[] for _ in sizes]
-    hist = [0] * q
-    club_hists = [[0] * q for _ in sizes]
-    nodes = [0]
-    branch_limit = [limit]
-    exact = [True]
-    branches = [(0, d) for d in _divisors_below(q)] if sizes[0] >= 3 else [(0,)]
-    prefix: list[tuple[int, ...]] = [()]  # the current branch's fixed first positions
-
-    class _Found(Exception):
-        pass
-
-    class _OutOfNodes(Exception):
-        pass
-
-    def visit(c: int, edges_left: int) -> None:
-        nodes[0] += 1
-        if nodes[0] > branch_limit[0]:
+    def visit(self, c: int, edges_left: int) -> None:
+        """Place the next pair of club ``c`` (or go on to the next club), keeping the best placement."""
+        self.nodes += 1
+        if self.nodes > self.branch_limit:
             raise _OutOfNodes
-        if c == len(sizes):
+        hist = self.hist
+        if c == len(self.sizes):
             current = tuple(sorted(hist, reverse=True))
-            if current > best_score[0]:
-                best_score[0] = current
-                best[0] = tuple(tuple(p) for p in placed)
-                if current == ideal:
+            if current > self.best_score:
+                self.best_score = current
+                self.best = tuple(tuple(p) for p in self.placed)
+                if current == self.ideal:
                     raise _Found
             return
-        mine = placed[c]
-        size = sizes[c]
+        mine = self.placed[c]
         j = len(mine)
-        if j == size:
-            visit(c + 1, edges_left)
+        if j == self.sizes[c]:
+            self.visit(c + 1, edges_left)
             return
-        club_hist = club_hists[c]
-        if bound(c, j, hist, club_hist, edges_left) <= best_score[0]:
+        club_hist = self.club_hists[c]
+        if self.bound(c, j, hist, club_hist, edges_left) <= self.best_score:
             return
-        if c == 0 and j < len(prefix[0]):
-            candidates = [prefix[0][j]]
-        else:
-            low = mine[-1] + 1 if j else (placed[c - 1][0] + 1 if sizes[c - 1] == size else 0)
-            taken = {p for cls in placed for p in cls}
-            free = [p for p in range(low, n) if p not in taken]
-            need = size - j
-            candidates = free[: len(free) - need + 1] if len(free) >= need else []
-            if c == 0 and len(prefix[0]) == 2:
-                d = prefix[0][1]  # no two finite positions of the first club closer than d (see above)
-                candidates = [p for p in candidates if p == q or all(math.gcd(p - x, q) >= d for x in mine)]
-            if j:
-                # Try first the positions whose new matches land in the fullest rounds.
-                candidates.sort(key=lambda p: (-sum(hist[rounds[p][x]] for x in mine), p))
-        for p in candidates:
+        rounds = self.rounds
+        for p in self.candidates(c, j):
             new_rounds = [rounds[p][x] for x in mine]
             for r in new_rounds:
                 hist[r] += 1
                 club_hist[r] += 1
             mine.append(p)
-            visit(c, edges_left - len(new_rounds))
+            self.visit(c, edges_left - len(new_rounds))
             mine.pop()
             for r in new_rounds:
                 hist[r] -= 1
                 club_hist[r] -= 1
 
-    for i, branch in enumerate(branches):
-        prefix[0] = branch
-        branch_limit[0] = nodes[0] + (limit - nodes[0]) // (len(branches) - i)
-        try:
-            visit(0, total_edges)
-        except _Found:
-            break
-        except _OutOfNodes:
-            exact[0] = False
-        # An exception leaves the state mid-search: start the next branch clean.
-        hist[:] = [0] * q
-        for cls, club_hist in zip(placed, club_hists, strict=True):
-            cls.clear()
-            club_hist[:] = [0] * q
-    return best[0], best_score[0], exact[0]
+    def candidates(self, c: int, j: int) -> list[int]:
+        """The positions the (j + 1)-th pair of club ``c`` may take, most promising first: above the club's
+        last one (and the previous club's first, for clubs of equal size), leaving room for the rest, in
+        the current branch's prefix for the first club."""
+        sizes, placed, q, prefix = self.sizes, self.placed, self.q, self.prefix
+        mine = placed[c]
+        size = sizes[c]
+        if c == 0 and j < len(prefix):
+            return [prefix[j]]
+        low = mine[-1] + 1 if j else (placed[c - 1][0] + 1 if sizes[c - 1] == size else 0)
+        taken = {p for cls in placed for p in cls}
+        free = [p for p in range(low, self.n) if p not in taken]
+        need = size - j
+        candidates = free[: len(free) - need + 1] if len(free) >= need else []
+        if c == 0 and len(prefix) == 2:
+            d = prefix[1]  # no two finite positions of the first club closer than d (see run)
+            candidates = [p for p in candidates if p == q or all(math.gcd(p - x, q) >= d for x in mine)]
+        if j:
+            # Try first the positions whose new matches land in the fullest rounds.
+            hist, rounds = self.hist, self.rounds
+            candidates.sort(key=lambda p: (-sum(hist[rounds[p][x]] for x in mine), p))
+        return candidates
 
 
 # Enumerate at most this many position sets when computing one club's best on its own.
@@ -449,7 +500,7 @@ _CLIQUE_ENUMERATION_LIMIT = 20_000
 def _clique_prefix_caps(size: int, q: int) -> tuple[int, ...]:
     """caps[k] ≥ the sum of the k largest round counts of a club of ``size`` pairs alone (k = 0 … q).
 
-    Exact (the maximum over all its position sets, up to the circle's symmetries, as in ``_search``)
+    Exact (the maximum over all its position sets, up to the circle's symmetries, as in ``_PlacementSearch``)
     when that enumeration is small, else the trivial k × (size // 2) limit.
     """
     edges = size * (size - 1) // 2
@@ -477,5 +528,6 @@ def _clique_prefix_caps(size: int, q: int) -> tuple[int, ...]:
 
 
 def _divisors_below(q: int) -> list[int]:
-    """Divisors of q smaller than q, ascending (the possible gaps 0, d of a normalised club, see _search)."""
+    """Divisors of q smaller than q, ascending (the possible gaps 0, d of a normalised club, see
+    ``_PlacementSearch.run``)."""
     return [d for d in range(1, q) if q % d == 0]

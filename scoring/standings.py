@@ -438,6 +438,34 @@ def rank_group(
     return tuple(table)
 
 
+def rank_with_recorded(
+    pairs: Sequence[Pair],
+    results: Iterable[MatchResult],
+    orders: Iterable[Sequence[Pair]] = (),
+    *,
+    primary: Primary = "match_points",
+) -> tuple[Standing, ...]:
+    """:func:`rank_group` with the play-off ``orders`` recorded (each the tied pairs, best first). When a
+    result was corrected after a play-off was recorded and some play-off no longer fits a tie, the ones
+    that still fit are kept (the missing play-off is then asked for again): the server's read model and
+    the event file's verifier rank a group the same way."""
+    results = list(results)
+    recorded = [Playoff(tuple(order), tuple(order)) for order in orders]
+    try:
+        return rank_group(list(pairs), results, recorded, primary=primary)
+    except ScoringError as exc:
+        if exc.code not in ("playoff_not_needed", "bad_playoff", "duplicate_playoff"):
+            raise
+    fitting: list[Playoff] = []
+    for playoff in recorded:
+        try:
+            rank_group(list(pairs), results, [*fitting, playoff], primary=primary)
+        except ScoringError:
+            continue
+        fitting.append(playoff)
+    return rank_group(list(pairs), results, fitting, primary=primary)
+
+
 def validate_group(
     pairs: Sequence[Pair], results: Iterable[MatchResult], playoffs: Iterable[Playoff] = ()
 ) -> tuple[GroupTally, Mapping[frozenset, tuple[Pair, ...]]]:

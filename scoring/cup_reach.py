@@ -1,0 +1,275 @@
+"""What do I need: each entrant's best and worst reachable cup position (RULES.md §8, issue #28.5).
+
+While a season still has legs (cup events) to play, :func:`reach` gives every ranked player (or fixed
+pair) the best and the worst position reachable over every way the remaining legs can end.
+
+Decisions (the model; each is what the code and the brute-force test in
+``tests/scoring/test_cup_reach.py`` implement):
+
+* **Decision (legs):** the remaining legs are known events with known weights (1, or 0.5 for the summer
+  event). In each leg the places 1..len(table) go to different pairs, two players a pair; a place may
+  also stay empty (an event may have fewer pairs). Anyone may play, players not yet ranked (newcomers)
+  included, and anyone may skip a leg. Places beyond the table earn nothing and are left out.
+* **Decision (position):** match wins cannot be foreseen, so a position is over points and the place
+  counts only (the order of ``scoring.cup._order_key`` without its last member, over the counted
+  events, best N included). Entrants level on both share the position:
+  ``position = 1 + the number of entrants strictly ahead``. ``best`` is the smallest and ``worst`` the
+  largest position over all outcomes. ``clinched`` (*varmistanut voiton*) is ``worst == 1``.
+* **Best case (exact, argued):** X wins every remaining leg (with a newcomer partner) and every other
+  place goes to newcomers. (1) X's key cannot be better: best N sums the N largest of X's results, and
+  a first place is the largest result of its leg, so the points are maximal; when equal points could be
+  reached otherwise, the wins give the most first places of all ways to reach them (every replaced
+  result is a first place or the same result). (2) Nobody ranked gains anything, and adding results to
+  an entrant never lowers its key, so nobody is ahead who would not be ahead in any outcome where X has
+  that key. (3) A newcomer has at most the results of X's own legs at places 2.. or X's partner's
+  (equal to X's new results, so at most level). The brute-force test checks this claim.
+* **Worst case (exact search, within budgets):** X skips every leg (X's results never lower its key, and a partner of X
+  can play the same place with a newcomer instead). Each other entrant (and each newcomer, an entrant
+  with no history) has the set of *minimal sufficient place vectors* over the legs: the vectors that
+  put it strictly ahead of X, with no coordinate that could be worsened. A set of entrants can all be
+  ahead at once iff each gets one of its vectors and, in every leg, the demanded places fit the slots:
+  ``cap`` slots per place (2 players, or 1 pair), and since a better place serves any demand, a leg fits
+  iff for every place p at most ``cap * p`` demands are p or better (Hall's condition for prefix
+  intervals). Fixed pairs add: a player is in at most one pair per leg. A depth-first branch and bound
+  over the entrants finds the largest such set exactly (checked against brute force over every
+  outcome of 1–2 legs with the table (5, 3, 1) and up to 4 players plus newcomers).
+* **Decision (budgets, not exact):** the minimal vectors cost about (places + 1) ** (legs - 1) *
+  (legs + 7) key evaluations per entrant, and every vector tried in the search counts as a node. When the entrants that could pass X at all (their all-wins key beats X's),
+  times that, exceed ``_Worst.vector_budget`` (30000 key evaluations), or the search passes ``node_budget`` nodes, or
+  the whole season's work (vectors examined plus search nodes) passes ``season_budget``, no
+  exact answer is given: ``worst_exact`` is False and ``worst`` is the safe bound 1 + the entrants
+  already ahead + min(the entrants that could pass X, the slots of the legs), newcomers included when
+  one could pass. A real season of 300 players with 3 legs left is in this case for every row (see
+  ``bench/cup_reach_speed.py``): there the worst position is a bound, never claimed exact.
+* Newcomers all have an empty history, so they are interchangeable: the search takes them as copies
+  in a fixed order (symmetry), at most as many as there are slots.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from itertools import product
+
+from scoring.cup import DEFAULT_POINTS, Standing
+
+NONE = 0  # "does not play (or places beyond the table)" in a place vector
+
+
+@dataclass(frozen=True)
+class Reach:
+    """One entrant's best and worst reachable position; ``worst_exact`` False: ``worst`` is a bound."""
+
+    entrant: object
+    best: int
+    worst: int
+    worst_exact: bool = True
+
+    @property
+    def clinched(self) -> bool:
+        """*Varmistanut voiton*: nobody can pass the leader."""
+        return self.worst == 1
+
+
+# A result as the model sees it: (points * 2 as an int, place); place NONE never stored.
+Result = tuple[int, int]
+
+
+def history(standing: Standing, table_len: int) -> tuple[Result, ...]:
+    """An entrant's results (every event, counted or not) from a :class:`scoring.cup.Standing`."""
+    return tuple(
+        (int(r.points * 2), r.place if r.place <= table_len else table_len + 1) for r in standing.events
+    )
+
+
+def key(results: Sequence[Result], best_n: int | None, width: int) -> tuple:
+    """Points and place counts over the counted events (RULES §8), larger is better."""
+    chosen = sorted(results, key=lambda r: (-r[0], r[1]))
+    if best_n is not None:
+        chosen = chosen[:best_n]
+    counts = [0] * width
+    for _, place in chosen:
+        if place <= width:
+            counts[place - 1] += 1
+    return (sum(p for p, _ in chosen), tuple(counts))
+
+
+def new_results(vector: Sequence[int], weights2: Sequence[int], table: Sequence[int]) -> list[Result]:
+    """The results a place vector gives (``weights2``: the legs' weights times 2, 2 or 1)."""
+    return [(table[p - 1] * w, p) for p, w in zip(vector, weights2, strict=True) if p != NONE]
+
+
+def reach(
+    standings: Sequence[Standing],
+    weights: Sequence[Decimal | int | float],
+    best_n: int | None = None,
+    table: Sequence[int] = DEFAULT_POINTS,
+    *,
+    pairs: bool = False,
+    node_budget: int = 20000,
+    season_budget: int = 150000,
+) -> list[Reach]:
+    """Best and worst reachable positions of every row of ``rank_players`` (or ``rank_pairs``)."""
+    if not weights:
+        return []
+    table = tuple(table)
+    width = len(table)
+    weights2 = tuple(int(Decimal(str(w)) * 2) for w in weights)
+    hist = [history(s, width) for s in standings]
+    keys = [key(h, best_n, width) for h in hist]
+    wins = (1,) * len(weights2)
+    tops = [key(list(h) + new_results(wins, weights2, table), best_n, width) for h in hist]
+    members = [frozenset(s.entrant) if pairs else frozenset([s.entrant]) for s in standings]
+    solver = _Worst(table, weights2, best_n, 1 if pairs else 2, node_budget)
+    solver.season_left = season_budget
+    solver.newcomer_top = key(new_results(wins, weights2, table), best_n, width)
+    sorted_keys = sorted(keys)
+    out = []
+    for i, s in enumerate(standings):
+        # strictly ahead of X's best key: nobody else gains (X itself is never above its own top)
+        best = 1 + len(keys) - bisect_right(sorted_keys, tops[i])
+        others = [(hist[j], keys[j], members[j], tops[j]) for j in range(len(standings)) if j != i]
+        ahead, exact = solver.max_ahead(keys[i], others)
+        out.append(Reach(s.entrant, best, 1 + ahead, exact))
+    return out
+
+
+class _Worst:
+    """The largest number of entrants that can end strictly ahead of a threshold key (X skipping)."""
+
+    # Above this many place vectors to examine for one X, the search is not started and ``worst`` is the
+    # safe bound: entrants already ahead + min(entrants that could pass X at all, slots).
+    vector_budget = 30000
+
+    def __init__(self, table, weights2, best_n, cap, node_budget):
+        self.table, self.weights2, self.best_n, self.cap = table, weights2, best_n, cap
+        self.width = len(table)
+        self.budget = node_budget
+        self.legs = len(weights2)
+
+    def minimal_vectors(self, hist, threshold) -> list[tuple[int, ...]]:
+        """The minimal place vectors that put an entrant with ``hist`` strictly ahead of ``threshold``."""
+        table, w2, width, best_n = self.table, self.weights2, self.width, self.best_n
+
+        def enough(vec):
+            return key(list(hist) + new_results(vec, w2, table), best_n, width) > threshold
+
+        if not enough((1,) * self.legs):
+            return []
+        # Worse place = larger number; NONE (0) is worst of all: map to width + 1 for the ordering.
+        levels = list(range(1, width + 1)) + [NONE]
+        found = []
+        for head in product(levels, repeat=self.legs - 1):
+            if not enough(head + (1,)):
+                continue
+            lo, hi = 0, width  # index into levels of the worst sufficient last place (monotone)
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if enough(head + (levels[mid],)):
+                    lo = mid
+                else:
+                    hi = mid - 1
+            found.append(head + (levels[lo],))
+        return _minimal(found, enough, width)
+
+    def max_ahead(self, threshold, others) -> tuple[int, bool]:
+        free = sum(1 for _, k, _, _ in others if k > threshold)
+        able = [(h, m) for h, k, m, top in others if k <= threshold and top > threshold]
+        newcomer_able = self.newcomer_top > threshold
+        slots = self.cap * self.width * self.legs
+        # key evaluations: per head of the vector, a check, a binary search and the minimality check
+        work = (len(able) + newcomer_able) * (self.width + 1) ** (self.legs - 1) * (self.legs + 7)
+        if work > self.vector_budget or work > self.season_left:
+            return free + min(len(able) + (slots if newcomer_able else 0), slots), False
+        self.season_left -= work
+        cands = []
+        for hist, mem in able:
+            vecs = self.minimal_vectors(hist, threshold)
+            if vecs:
+                cands.append((vecs, mem, False))
+        if newcomer_able:
+            newcomer = self.minimal_vectors((), threshold)
+            cands.extend((list(newcomer), frozenset([("new", n)]), True) for n in range(slots))
+        cands.sort(key=lambda c: (c[2], -len(c[0])))
+        for vecs in (c[0] for c in cands):
+            vecs.sort(key=lambda v: -sum((self.width + 1 if p == NONE else p) for p in v))
+        found, exact = self._search(cands)
+        return free + found, exact
+
+    def _search(self, cands) -> tuple[int, bool]:
+        legs, cap, width = self.legs, self.cap, self.width
+        # demand[leg][p] = entrants demanding place p in the leg
+        demand = [[0] * (width + 2) for _ in range(legs)]
+        used = [set() for _ in range(legs)]
+        best = 0
+        nodes = 0
+        n = len(cands)
+        slots = cap * width * legs
+
+        def fits(leg, place):
+            row = demand[leg]
+            total = 0
+            for p in range(1, width + 1):
+                total += row[p] + (1 if p == place else 0)
+                if p >= place and total > cap * p:
+                    return False
+            return True
+
+        def dfs(i, count, used_slots, last_new):
+            nonlocal best, nodes
+            nodes += 1
+            if count > best:
+                best = count
+            if nodes > self.budget or nodes > self.season_left or i == n:
+                return
+            if count + min(n - i, slots - used_slots) <= best:
+                return
+            vecs, mem, is_new = cands[i]
+            start = last_new if is_new and last_new is not None else 0
+            for vi in range(start, len(vecs)):
+                nodes += 1  # every vector tried counts as a node of the search
+                if nodes > self.budget or nodes > self.season_left:
+                    return
+                vec = vecs[vi]
+                ok = True
+                for leg, p in enumerate(vec):
+                    if p != NONE and (not fits(leg, p) or mem & used[leg]):
+                        ok = False
+                        break
+                if not ok:
+                    continue
+                played = [(leg, p) for leg, p in enumerate(vec) if p != NONE]
+                for leg, p in played:
+                    demand[leg][p] += 1
+                    used[leg] |= mem
+                dfs(i + 1, count + 1, used_slots + len(played), vi if is_new else None)
+                for leg, p in played:
+                    demand[leg][p] -= 1
+                    used[leg] -= mem
+            if is_new:
+                return  # a skipped newcomer copy: the later copies are skipped too (symmetry)
+            dfs(i + 1, count, used_slots, last_new)
+
+        dfs(0, 0, 0, None)
+        self.season_left -= nodes
+        if nodes > self.budget or self.season_left < 0:
+            return min(n, slots), False
+        return best, True
+
+
+def _worse(vec, i, width):
+    p = vec[i]
+    if p == NONE:
+        return None
+    return vec[:i] + ((p + 1 if p < width else NONE),) + vec[i + 1 :]
+
+
+def _minimal(found, enough, width) -> list[tuple[int, ...]]:
+    """Keep the vectors where no single coordinate can be worsened and stay sufficient."""
+    out = []
+    for v in found:
+        if all((w := _worse(v, i, width)) is None or not enough(w) for i in range(len(v))):
+            out.append(v)
+    return sorted(set(out))
