@@ -10,26 +10,29 @@ from __future__ import annotations
 
 import json
 
-from django.http import HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404
+from django.http import JsonResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from cup import services
-from cup.live import season_page
+from cup import live, services
+from registry.models import Season
 from scoring.cup import points_to_json
-from tournaments import caching
-from tournaments.models import Season
+from tournaments.readmodel.live import Answer, serve_answer
 
 
-def _season_json(request, season: Season) -> dict:
+def _base(request) -> str:
+    """The site's address as this request reached it (the API's links are absolute)."""
+    return request.build_absolute_uri("/").rstrip("/")
+
+
+def _season_json(base: str, season: Season) -> dict:
     return {
         "id": season.pk,
         "name": str(season),
         "start": season.start.isoformat(),
         "end": season.end.isoformat(),
         "best_n": season.best_n,
-        "cup_url": request.build_absolute_uri(reverse("api_season_cup", args=[season.pk])),
+        "cup_url": base + reverse("api_season_cup", args=[season.pk]),
     }
 
 
@@ -37,7 +40,7 @@ def _season_json(request, season: Season) -> dict:
 def seasons(request):
     rows = Season.objects.order_by("-start")
     return JsonResponse(
-        {"seasons": [_season_json(request, s) for s in rows]}, json_dumps_params={"ensure_ascii": False}
+        {"seasons": [_season_json(_base(request), s) for s in rows]}, json_dumps_params={"ensure_ascii": False}
     )
 
 
@@ -64,9 +67,14 @@ def _slugs(cup: services.SeasonCup, keys) -> list[str]:
     return [by_key[k] for k in keys]
 
 
-def cup_json(request, cup: services.SeasonCup) -> dict:
+def _reach(row: services.Row) -> dict:
+    """What do I need (issue #28.5): best and worst reachable position, null when no legs are left."""
+    return {"best": row.best, "worst": row.worst, "worst_exact": row.worst_exact if row.worst else None}
+
+
+def cup_json(base: str, cup: services.SeasonCup) -> dict:
     return {
-        "season": {**_season_json(request, cup.season), "points_table": list(cup.table)},
+        "season": {**_season_json(base, cup.season), "points_table": list(cup.table)},
         "events": [
             {
                 "slug": c.event.slug,
@@ -90,6 +98,7 @@ def cup_json(request, cup: services.SeasonCup) -> dict:
                 "places": _places(r.places),
                 "match_wins": r.match_wins,
                 "events": _events(cup, r),
+                **_reach(r),
             }
             for r in cup.players
         ],
@@ -105,6 +114,7 @@ def cup_json(request, cup: services.SeasonCup) -> dict:
                 "places": _places(r.places),
                 "match_wins": r.match_wins,
                 "events": _events(cup, r),
+                **_reach(r),
             }
             for r in cup.pairs
         ],
@@ -128,13 +138,12 @@ def cup_json(request, cup: services.SeasonCup) -> dict:
     }
 
 
+SEASON_CUP = Answer(
+    "api_season_cup", lambda source, base: cup_json(base, source["cup"]),
+    lambda values: json.dumps(values, ensure_ascii=False).encode(), "application/json",
+)
+
+
 @require_GET
-@season_page(personal=False)
 def season_cup(request, season_id):
-    season = get_object_or_404(Season, pk=int(season_id))
-
-    def body() -> bytes:
-        return json.dumps(cup_json(request, services.season_cup(season)), ensure_ascii=False).encode()
-
-    content = caching.versioned(f"api:{request.live_etag}:{request.get_host()}", body, lock=False)
-    return HttpResponse(content, content_type="application/json")
+    return serve_answer(request, live.source(season_id), SEASON_CUP, {"base": _base(request)})

@@ -18,7 +18,11 @@ class CupConfig(AppConfig):
 
     def ready(self) -> None:
         # signals: settings changes bump the cup version; fines: a forfeit in a cup event fines its club
-        from cup import fines, services, signals  # noqa: F401
+        from cup import eventfile, fines, services, signals  # noqa: F401
         from tournaments import extensions
 
-        extensions.register_place_points(services.cup_key, services.place_points)
+        extensions.register_place_points(services.place_points)
+        extensions.register_forfeit_fine(fines.forfeit_fine)
+        extensions.register_event_file_part(
+            "cup", extensions.FilePart(eventfile.export, eventfile.read, eventfile.clubs)
+        )

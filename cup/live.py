@@ -1,21 +1,26 @@
-"""Conditional GET for the cup's pages, workbooks and API (``tournaments.live`` on the season's cup key)."""
+"""The source of the cup's pages, workbooks and API (``tournaments.readmodel.live``): a season's cup, read from the
+caches under its cup key, with the list of seasons the pages link to."""
 
 from __future__ import annotations
 
-from django.http import Http404
+from django.shortcuts import get_object_or_404
 
 from cup import services
-from tournaments.live import conditional
+from registry.models import Season
+from tournaments.readmodel.live import Composite
 
 
-def _season_key(request, kwargs):
-    key = services.cup_key(kwargs.pop("season_id"))
-    if key is None:
-        raise Http404
-    return f"cup{key}", key.split(":", 1)[0]
+def cup_seasons():
+    """Seasons with at least one counted event, the latest first."""
+    return Season.objects.filter(events__cup__isnull=False).distinct().order_by("-start")
 
 
-def season_page(*, personal: bool = True):
-    """``tournaments.live.conditional`` on the season's cup key (one light query): the view gets the
-    season's id; ``304 Not Modified`` while the cup is unchanged."""
-    return conditional(_season_key, personal=personal)
+def season_years(season: Season) -> str:
+    return f"{season.start.year}-{season.start.year + 1}"
+
+
+def source(season_id: int, **more) -> Composite:
+    """The season's cup (computed once per change of its cup key) and the seasons with a cup, as one
+    source (three light queries); ``more``: what else a page shows (a player)."""
+    season = get_object_or_404(Season, pk=season_id)
+    return Composite({"cup": services.season_cup(season), "seasons": tuple(cup_seasons()), **more})

@@ -2,7 +2,7 @@
 
 Nothing computed is stored here: the rankings are computed from the tournaments' facts every time they
 are read (``cup.services``), so a corrected result changes the cup at once. How many events count per
-player (best N) is ``tournaments.Season.best_n``, which has its own check constraint.
+player (best N) is ``registry.Season.best_n``, which has its own check constraint.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from registry.models import Club, Season
 from scoring.cup import DEFAULT_POINTS, FULL_WEIGHT, SUMMER_WEIGHT
-from tournaments.models import Club, Event, Match, Pair, Season
+from tournaments.models import Event, Match, Pair
 
 # RULES.md §8: cup events and the SM pair tournament count in full, the summer event (kesäkisa) half.
 WEIGHT_CHOICES = [(FULL_WEIGHT, _("1 (täysi)")), (SUMMER_WEIGHT, _("½ (kesäkisa)"))]

@@ -1,7 +1,7 @@
 """The season cup from the tournaments' facts (RULES.md §7–8), computed once per change.
 
 The cup stores nothing but its settings (``cup.models``). It reads each counted event's final places and
-match wins from the event's snapshot (``tournaments.readmodel``, the one place where groups are ranked),
+match wins from the event's snapshot (``tournaments.readmodel.snapshot``, the one place where groups are ranked),
 each player's season club and the season's transfers, builds the inputs of the pure cup core
 (``scoring.cup``) and calls it. The result is kept in the caches under the season's cup key
 (:func:`cup_key`: the season's cup version and its counted events' results versions), so a corrected
@@ -26,23 +26,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from django.db import transaction
 from django.db.models import Count, Q, Sum
 
 from cup.models import ClubFine, CupEvent, SeasonCupSettings, default_weight
+from lib import caching
+from registry.models import Club, Player, Season, SeasonClub, Transfer
 from scoring import cup as cup_core
-from tournaments import caching, readmodel
-from tournaments.models import (
-    Club,
-    Event,
-    Player,
-    Season,
-    SeasonClub,
-    Transfer,
-)
+from scoring import cup_reach
+from tournaments.models import Event
+from tournaments.readmodel import snapshot as readmodel
 
 
 def cup_key(season_id: int) -> str | None:
@@ -51,19 +47,20 @@ def cup_key(season_id: int) -> str | None:
     The season's ``cup_version`` changes with its settings, counted events, season clubs and transfers;
     the sum of its counted events' results versions changes with any of their results (versions only
     grow, and a change of which events count changes ``cup_version``)."""
-    row = (
-        Season.objects.filter(pk=season_id)
+    return cup_keys([season_id]).get(season_id)
+
+
+def cup_keys(season_ids) -> dict[int, str]:
+    """:func:`cup_key` of several seasons in one query (the archive's pages read many seasons' cups)."""
+    rows = (
+        Season.objects.filter(pk__in=list(season_ids))
         .annotate(
             total=Sum("events__results_version", filter=Q(events__cup__isnull=False)),
             counted=Count("events__cup"),
         )
-        .values_list("cup_version", "best_n", "total", "counted")
-        .first()
+        .values_list("pk", "cup_version", "best_n", "total", "counted")
     )
-    if row is None:
-        return None
-    version, best_n, total, counted = row
-    return f"{season_id}:{version}:{best_n}:{total or 0}:{counted}"
+    return {pk: f"{pk}:{version}:{best_n}:{total or 0}:{counted}" for pk, version, best_n, total, counted in rows}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -177,6 +174,16 @@ class Row:
     cells: tuple[Cell | None, ...]  # one per column
     club: Club | None = None  # player rows: the season club (RULES.md §7); None = unknown
     clubs: tuple[Club, ...] = ()  # pair rows: the clubs the pair represented
+    # What do I need (issue #28.5, ``scoring.cup_reach``): best and worst reachable position while the
+    # season has legs left; None when it has none. ``worst_exact`` False: ``worst`` is a safe bound.
+    best: int | None = None
+    worst: int | None = None
+    worst_exact: bool = True
+
+    @property
+    def clinched(self) -> bool:
+        """*Varmistanut voiton*: legs are left and nobody can pass this leader."""
+        return self.worst == 1
 
     @property
     def points(self) -> Decimal:
@@ -247,6 +254,18 @@ class SeasonCup:
     clubs: tuple[ClubRow, ...]
     unknown_club: tuple[Row, ...]  # players whose season club is unknown: shown apart, never dropped
     transfers: tuple[TransferNote, ...]
+    key: str = ""  # the cup key it was computed at (``cup_key``)
+    cacheable: bool = field(default=True, compare=False)  # False: the facts changed while it was computed
+
+    @property
+    def fingerprint_identity(self) -> str:
+        """The cup stands for exactly the facts its key names (``lib.fingerprint``)."""
+        return f"cup:{self.key}"
+
+    @property
+    def has_reach(self) -> bool:
+        """Legs are left: the rows carry their best and worst reachable positions (issue #28.5)."""
+        return any(r.best is not None for r in self.players)
 
     @property
     def pending(self) -> tuple[Column, ...]:
@@ -259,8 +278,8 @@ class SeasonCup:
         return [r for r in self.pairs if any(p.pk == player_id for p in r.players)]
 
 
-def cup_settings(season: Season) -> tuple[int, ...]:
-    """The season's points table: its settings' or RULES.md §8's."""
+def cup_settings(season) -> tuple[int, ...]:
+    """The season's (a Season or its id) points table: its settings' or RULES.md §8's."""
     row = SeasonCupSettings.objects.filter(season=season).first()
     return tuple(row.points) if row is not None else cup_core.DEFAULT_POINTS
 
@@ -295,21 +314,46 @@ def load_facts(counted: Sequence[CupEvent]) -> list[EventFacts]:
     return facts
 
 
-def place_points(event: Event) -> dict[int, Decimal] | None:
+@dataclass(frozen=True)
+class EventCup:
+    """What an event counted for the cup gives: its weight ("1" or "½") and each place's points."""
+
+    weight_label: str
+    points: dict[int, Decimal]
+
+
+def event_cup(event) -> EventCup | None:
+    """The event's (an Event or the snapshot's ``EventInfo``) weight and place points; None when it is
+    not counted for the cup (two queries)."""
+    counted = CupEvent.objects.filter(event_id=event.pk).first()
+    if counted is None:
+        return None
+    table = cup_settings(event.season_id)
+    points = {place: cup_core.place_points(place, counted.weight, table) for place in range(1, len(table) + 1)}
+    return EventCup(counted.weight_label, points)
+
+
+def place_points(event) -> dict[int, Decimal] | None:
     """The cup points each player earns for each place of ``event`` (its weight and the season's points
     table), or None when the event is not counted for the cup. The results list and the event workbook
     both take them from here."""
-    counted = CupEvent.objects.filter(event=event).first()
-    if counted is None:
-        return None
-    table = cup_settings(event.season)
-    return {place: cup_core.place_points(place, counted.weight, table) for place in range(1, len(table) + 1)}
+    found = event_cup(event)
+    return None if found is None else found.points
 
 
-def season_cup(season: Season) -> SeasonCup:
-    """The season's cup from the caches, computed once per change of its cup key."""
-    found = cup_key(season.pk)
-    return caching.versioned(f"cup:{found}", lambda: compute_season_cup(season))
+def season_cup(season: Season, key: str | None = None) -> SeasonCup:
+    """The season's cup from the caches, computed once per change of its cup key (``key``: read just now
+    by :func:`cup_keys`, else read here). A cup whose key moved while it was computed (a change committed
+    meanwhile) is served once and kept nowhere."""
+    found = key or cup_key(season.pk)
+
+    def compute() -> SeasonCup:
+        cup = replace(compute_season_cup(season), key=found)
+        if cup_key(season.pk) != found:
+            object.__setattr__(cup, "cacheable", False)
+        return cup
+
+    return caching.versioned(f"cup:{found}", compute)
 
 
 def compute_season_cup(season: Season) -> SeasonCup:
@@ -317,9 +361,7 @@ def compute_season_cup(season: Season) -> SeasonCup:
     table = cup_settings(season)
     facts = load_facts(cup_events(season))
     player_rows, pair_rows = rank(facts, season.best_n, table)
-
-    player_ids = {int(r.entrant) for r in player_rows}
-    players = {p.pk: p for p in Player.objects.filter(pk__in=player_ids)}
+    players = {p.pk: p for p in Player.objects.filter(pk__in={int(r.entrant) for r in player_rows})}
     season_clubs = {
         sc.player_id: sc.club for sc in SeasonClub.objects.filter(season=season).select_related("club")
     }
@@ -331,40 +373,83 @@ def compute_season_cup(season: Season) -> SeasonCup:
         .select_related("player", "from_club", "to_club")
         .order_by("confirmed_on", "pk")
     )
-
-    columns = tuple(
-        Column(
-            number=i,
-            event=f.event,
-            weight=f.weight,
-            placed=f.results is not None,
-            entries=len(f.results or ()),
-        )
-        for i, f in enumerate(facts, start=1)
+    cells = _Cells(facts, clubs, players)
+    left = legs_left(facts)
+    prows = _with_reach(_player_rows(player_rows, players, season_clubs, cells), player_rows, left, season.best_n,
+                        table, pairs=False)
+    by_player = {r.player.pk: r for r in prows}
+    # Club names are unique (Club.name), so the core can key clubs by name.
+    ranking = cup_core.rank_clubs(
+        player_rows, {str(pid): club.name for pid, club in season_clubs.items() if pid in by_player}
     )
-    column_of = {f.key: i for i, f in enumerate(facts)}
-    result_of: dict[tuple[str, int], PairResult] = {}  # (event key, player id) -> the pair's result
-    for f in facts:
-        for r in f.results or ():
-            for p in r.players:
-                result_of[(f.key, p)] = r
+    return SeasonCup(
+        season=season,
+        best_n=season.best_n,
+        table=tuple(table),
+        columns=cells.columns,
+        players=tuple(prows),
+        pairs=tuple(_with_reach(list(_pair_rows(pair_rows, players, cells)), pair_rows, left, season.best_n,
+                                table, pairs=True)),
+        clubs=_club_rows(ranking, season_clubs, by_player),
+        unknown_club=tuple(by_player[int(s.entrant)] for s in ranking.unknown_club),
+        transfers=tuple(TransferNote(t, season_clubs.get(t.player_id)) for t in transfers),
+    )
 
-    def cells(standing: cup_core.Standing, player_id: int, *, partner: bool) -> tuple[Cell | None, ...]:
-        out: list[Cell | None] = [None] * len(columns)
+
+def legs_left(facts: Sequence[EventFacts]) -> list[Decimal]:
+    """Decision (issue #28.5, legs left): the weights of the counted events not finished yet
+    (``Event.finished_at`` unset). A finished event whose places a correction made incomplete again has
+    been played: it is not a leg left."""
+    return [f.weight for f in facts if f.event.finished_at is None]
+
+
+def _with_reach(rows: list[Row], standings, weights, best_n, table, *, pairs: bool) -> list[Row]:
+    """The rows with their best and worst reachable positions (computed here, so cached with the cup)."""
+    if not weights:
+        return rows
+    found = {r.entrant: r for r in cup_reach.reach(standings, weights, best_n, table, pairs=pairs)}
+    return [
+        replace(row, best=found[s.entrant].best, worst=found[s.entrant].worst,
+                worst_exact=found[s.entrant].worst_exact)
+        for row, s in zip(rows, standings, strict=True)
+    ]
+
+
+class _Cells:
+    """A ranked entrant's cells, one per counted event (its column): place, points, club, partner."""
+
+    def __init__(self, facts, clubs: dict, players: dict):
+        self.columns = tuple(
+            Column(number=i, event=f.event, weight=f.weight, placed=f.results is not None,
+                   entries=len(f.results or ()))
+            for i, f in enumerate(facts, start=1)
+        )
+        self.column_of = {f.key: i for i, f in enumerate(facts)}
+        self.result_of: dict[tuple[str, int], PairResult] = {}  # (event key, player id) -> the pair's result
+        for f in facts:
+            for r in f.results or ():
+                for p in r.players:
+                    self.result_of[(f.key, p)] = r
+        self.clubs, self.players = clubs, players
+
+    def __call__(self, standing: cup_core.Standing, player_id: int, *, partner: bool) -> tuple[Cell | None, ...]:
+        out: list[Cell | None] = [None] * len(self.columns)
         for e in standing.events:
-            r = result_of[(e.event_id, player_id)]
+            r = self.result_of[(e.event_id, player_id)]
             others = [p for p in r.players if p != player_id]
-            out[column_of[e.event_id]] = Cell(
+            out[self.column_of[e.event_id]] = Cell(
                 place=e.place,
                 points=e.points,
                 counted=e.counted,
                 match_wins=e.match_wins,
-                club=clubs.get(r.club_id),
-                partner=players.get(others[0]) if partner and others else None,
+                club=self.clubs.get(r.club_id),
+                partner=self.players.get(others[0]) if partner and others else None,
             )
         return tuple(out)
 
-    prows = [
+
+def _player_rows(player_rows, players: dict, season_clubs: dict, cells: _Cells) -> list[Row]:
+    return [
         Row(
             rank=s.rank,
             rank_label=label,
@@ -375,32 +460,24 @@ def compute_season_cup(season: Season) -> SeasonCup:
         )
         for s, label in zip(player_rows, rank_labels([s.rank for s in player_rows]), strict=True)
     ]
-    by_player = {r.player.pk: r for r in prows}
 
-    pair_out = []
+
+def _pair_rows(pair_rows, players: dict, cells: _Cells) -> tuple[Row, ...]:
+    out = []
     for s, label in zip(pair_rows, rank_labels([s.rank for s in pair_rows]), strict=True):
         members = sorted(
             (players[int(p)] for p in s.entrant), key=lambda p: (p.last_name, p.first_name, p.pk)
         )
         row_cells = cells(s, int(s.entrant[0]), partner=False)
         represented = {c.club.pk: c.club for c in row_cells if c is not None and c.club is not None}
-        pair_out.append(
-            Row(
-                rank=s.rank,
-                rank_label=label,
-                standing=s,
-                players=tuple(members),
-                cells=row_cells,
-                clubs=tuple(represented.values()),
-            )
-        )
+        out.append(Row(rank=s.rank, rank_label=label, standing=s, players=tuple(members), cells=row_cells,
+                       clubs=tuple(represented.values())))
+    return tuple(out)
 
-    # Club names are unique (Club.name), so the core can key clubs by name.
-    ranking = cup_core.rank_clubs(
-        player_rows, {str(pid): club.name for pid, club in season_clubs.items() if pid in by_player}
-    )
+
+def _club_rows(ranking, season_clubs: dict, by_player: dict) -> tuple[ClubRow, ...]:
     by_name = {c.name: c for c in season_clubs.values()}
-    club_rows = tuple(
+    return tuple(
         ClubRow(
             rank=c.rank,
             rank_label=label,
@@ -409,17 +486,6 @@ def compute_season_cup(season: Season) -> SeasonCup:
             members=tuple(by_player[int(p)] for p in c.players),
         )
         for c, label in zip(ranking.clubs, rank_labels([c.rank for c in ranking.clubs]), strict=True)
-    )
-    return SeasonCup(
-        season=season,
-        best_n=season.best_n,
-        table=tuple(table),
-        columns=columns,
-        players=tuple(prows),
-        pairs=tuple(pair_out),
-        clubs=club_rows,
-        unknown_club=tuple(by_player[int(s.entrant)] for s in ranking.unknown_club),
-        transfers=tuple(TransferNote(t, season_clubs.get(t.player_id)) for t in transfers),
     )
 
 

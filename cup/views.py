@@ -8,29 +8,18 @@ current version gets ``304 Not Modified``.
 
 from __future__ import annotations
 
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
-from cup import services, xlsx
-from cup.live import season_page
-from tournaments import caching
-from tournaments.live import conditional, head, live_part, render_live
-from tournaments.models import Event, Player, Season
+from cup import live, services, tables, xlsx
+from cup.live import cup_seasons, season_years
+from registry.models import Player, Season
+from tournaments.readmodel.live import Answer, Page, Shown, event_answer, serve_answer, serve_page
+from tournaments.readmodel.values import PlayerView
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-
-
-def cup_seasons():
-    """Seasons with at least one counted event, the latest first."""
-    return Season.objects.filter(events__cup__isnull=False).distinct().order_by("-start")
-
-
-def season_years(season: Season) -> str:
-    return f"{season.start.year}-{season.start.year + 1}"
 
 
 @require_GET
@@ -44,84 +33,84 @@ def index(request):
     return render(request, "cup/index.html", {})
 
 
-def _page(request, season_id: str, section: str, fragment: str, page: str, extra=None, *, url: str):
-    season = get_object_or_404(Season, pk=int(season_id))
-    def context():
-        return {"season": season, "cup": services.season_cup(season), **(extra() if extra else {})}
+def _shown(source, section: str, **extra) -> Shown:
+    cup = source["cup"]
+    shell = {"season": cup.season, "section": section, "seasons": source["seasons"], "years": season_years(cup.season)}
+    return Shown(page={**shell, **extra}, live={"season": cup.season, "cup": cup, **extra})
 
-    html = live_part(request, fragment, context, url=url, poll=False)
-    shell = {"season": season, "section": section, "seasons": list(cup_seasons()), "years": season_years(season)}
-    return render_live(request, page, shell, html)
+
+def _player(source) -> Shown:
+    cup, person = source["cup"], source["person"]
+    row = cup.player_row(person.pk)
+    events = []
+    if row is not None:
+        events = [(column, cell) for column, cell in zip(cup.columns, row.cells, strict=True) if cell is not None]
+    return _shown(
+        source, "player", person=person, row=row, events=events, pair_rows=cup.pair_rows(person.pk),
+        transfers=[note for note in cup.transfers if note.transfer.player_id == person.pk],
+    )
+
+
+PLAYERS = Page("cup_players", "cup/players.html", lambda source: _shown(source, "players"), live="cup/_players.html")
+PAIRS = Page("cup_pairs", "cup/pairs.html", lambda source: _shown(source, "pairs"), live="cup/_pairs.html")
+CLUBS = Page("cup_clubs", "cup/clubs.html", lambda source: _shown(source, "clubs"), live="cup/_clubs.html")
+PLAYER = Page("cup_player", "cup/player.html", _player, live="cup/_player.html")
+
+
+def _ranking(request, season_id, page: Page):
+    """The default view of a ranking is served from the caches (rendered once per change of the cup key);
+    a sorted, searched or later page is rendered for this request from the cached season cup."""
+    source = live.source(season_id)
+    if not any(request.GET.get(name) for name in tables.PARAMS):
+        return serve_page(request, source, page, {})
+    shown = page.build(source)
+    live_html = render_to_string(page.live, {**shown.live, "request": request})
+    return render(request, page.template, {**shown.page, "live_html": live_html})
 
 
 @require_GET
-@season_page()
 def players(request, season_id):
-    url = reverse("cup:players", args=[season_id])
-    return _page(request, season_id, "players", "cup/_players.html", "cup/players.html", url=url)
+    return _ranking(request, season_id, PLAYERS)
 
 
 @require_GET
-@season_page()
 def pairs(request, season_id):
-    url = reverse("cup:pairs", args=[season_id])
-    return _page(request, season_id, "pairs", "cup/_pairs.html", "cup/pairs.html", url=url)
+    return _ranking(request, season_id, PAIRS)
 
 
 @require_GET
-@season_page()
 def clubs(request, season_id):
-    url = reverse("cup:clubs", args=[season_id])
-    return _page(request, season_id, "clubs", "cup/_clubs.html", "cup/clubs.html", url=url)
+    return _ranking(request, season_id, CLUBS)
 
 
 @require_GET
-@season_page()
 def player(request, season_id, player_id: int):
-    person = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
+    found = get_object_or_404(Player, pk=player_id)
+    person = PlayerView(found.pk, found.first_name, found.last_name)
+    return serve_page(request, live.source(season_id, person=person), PLAYER, {})
 
-    def extra():
-        cup = services.season_cup(get_object_or_404(Season, pk=int(season_id)))
-        row = cup.player_row(person.pk)
-        events = []
-        if row is not None:
-            events = [(column, cell) for column, cell in zip(cup.columns, row.cells, strict=True) if cell is not None]
-        return {
-            "person": person, "row": row, "events": events, "pair_rows": cup.pair_rows(person.pk),
-            "transfers": [note for note in cup.transfers if note.transfer.player_id == person.pk],
-        }
 
-    url = reverse("cup:player", args=[season_id, person.pk])
-    return _page(request, season_id, "player", "cup/_player.html", "cup/player.html", extra, url=url)
+SEASON_XLSX = Answer(
+    "cup_season_xlsx", lambda source: source["cup"],
+    lambda cup: xlsx.to_bytes(xlsx.season_workbook(cup)), XLSX_TYPE,
+    filename=lambda cup: f"tuppicup-{season_years(cup.season)}.xlsx",
+)
 
 
 @require_GET
-@season_page(personal=False)
 def season_xlsx(request, season_id, years: str):
     season = get_object_or_404(Season, pk=int(season_id))
     if years != season_years(season):
         return redirect("cup:season_xlsx", season.pk, season_years(season))
-    key = f"xlsx:{request.live_etag}"
-    content = caching.versioned(key, lambda: xlsx.to_bytes(xlsx.season_workbook(services.season_cup(season))))
-    return _download(content, f"tuppicup-{season_years(season)}.xlsx")
+    return serve_answer(request, live.source(season_id), SEASON_XLSX, {})
 
 
-def _event_and_cup_key(request, kwargs):
-    found = head(kwargs.pop("slug"))
-    return f"{found.key}~{services.cup_key(found.season_id)}", found
+def _event_values(snap) -> tuple:
+    """The event's snapshot and what the cup gives it, read on each request (its digest names them)."""
+    return snap, services.event_cup(snap.event)
 
 
-@require_GET
-@conditional(_event_and_cup_key, personal=False)
-def event_xlsx(request, found):
-    event = get_object_or_404(Event.objects.select_related("season", "organising_club"), pk=found.pk)
-    key = f"xlsx:{request.live_etag}:{get_language()}"
-    content = caching.versioned(key, lambda: xlsx.to_bytes(xlsx.event_workbook(event)))
-    return _download(content, f"{event.slug}-tulokset.xlsx")
-
-
-def _download(content: bytes, filename: str) -> HttpResponse:
-    response = HttpResponse(content, content_type=XLSX_TYPE)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
+event_xlsx = require_GET(event_answer(Answer(
+    "event_xlsx", _event_values, lambda values: xlsx.to_bytes(xlsx.event_workbook(*values)), XLSX_TYPE,
+    filename=lambda values: f"{values[0].event.slug}-tulokset.xlsx", memo=False,
+)))

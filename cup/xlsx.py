@@ -25,10 +25,10 @@ from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.worksheet import Worksheet
 
 from cup import services
-from cup.models import CupEvent
-from tournaments import readmodel, workbooks
-from tournaments.models import Event, Stage
-from tournaments.results import decided_by_label
+from lib import workbooks
+from tournaments.models import Stage
+from tournaments.readmodel import values
+from tournaments.readmodel.results import decided_by_label
 
 HEADER_FONT = Font(bold=True)
 HEADER_FILL = PatternFill("solid", fgColor="DDE3EA")
@@ -44,7 +44,7 @@ ROWS_PER_PAGE = 30
 
 
 def to_bytes(workbook: Workbook) -> bytes:
-    """The .xlsx file, every text cell stored as text, never as a formula (``tournaments.workbooks``)."""
+    """The .xlsx file, every text cell stored as text, never as a formula (``lib.workbooks``)."""
     return workbooks.to_bytes(workbook)
 
 
@@ -332,15 +332,15 @@ def _fit(ws: Worksheet, widths: dict[int, int]) -> None:
 
 
 
-def event_workbook(event: Event) -> Workbook:
-    """Final places with pairs, clubs, match wins and cup points; then every group's table."""
+def event_workbook(snap: values.EventSnapshot, cup: services.EventCup | None) -> Workbook:
+    """Final places with pairs, clubs, match wins and cup points; then every group's table. ``cup``: the
+    event's weight and each place's points (``services.event_cup``), None when it is not counted."""
     workbook = Workbook()
-    workbook.properties.title = event.name
+    workbook.properties.title = snap.event.name
     workbook.properties.creator = _("Suomen Tuppiliitto")
     ws = workbook.active
     ws.title = _("Sijat")
-    snap = readmodel.snapshot(event)
-    _places_sheet(ws, event, snap)
+    _places_sheet(ws, snap, cup)
     for stage, title in ((Stage.SATURDAY, _("Alkulohkot")), (Stage.SUNDAY, _("Sunnuntain lohkot"))):
         tables = snap.stage_tables(stage)
         if tables:
@@ -348,10 +348,10 @@ def event_workbook(event: Event) -> Workbook:
     return workbook
 
 
-def _places_sheet(ws: Worksheet, event: Event, snap: readmodel.EventSnapshot) -> None:
+def _places_sheet(ws: Worksheet, snap: values.EventSnapshot, cup: services.EventCup | None) -> None:
     places = snap.final_places
-    cup_event = CupEvent.objects.filter(event=event).first()
-    points = services.place_points(event)
+    event = snap.event
+    points = cup.points if cup is not None else None
     _header(
         ws,
         [
@@ -384,13 +384,13 @@ def _places_sheet(ws: Worksheet, event: Event, snap: readmodel.EventSnapshot) ->
         if points is not None and event.finished_at is not None and place in points:
             _points_cell(ws, r, 8, points[place])
     note_row = len(places) + 3
-    if cup_event is None:
+    if cup is None:
         note = _("Kisa ei ole Tuppicupin osakilpailu: cup-pisteitä ei jaeta.")
     elif event.finished_at is None:
         note = _("Tuloksia ei ole vielä julkaistu: cup-pisteet näkyvät julkaisun jälkeen.")
     else:
         note = _("Cup-pisteet: paino %(weight)s, sijat 1–%(n)s saavat pisteitä (molemmat pelaajat).") % {
-            "weight": cup_event.weight_label,
+            "weight": cup.weight_label,
             "n": len(points or ()),
         }
     ws.cell(row=note_row, column=3, value=note).font = NOTE_FONT

@@ -2,8 +2,8 @@
 
 from django.contrib import admin
 
+from lib.formulas import NamesAreTextMixin
 from teams import models
-from tournaments.admin import NamesAreTextMixin
 
 
 class TeamPairInline(admin.TabularInline):

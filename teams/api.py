@@ -27,7 +27,7 @@ def event_extra(snap) -> dict:
             "id": t.pk,
             "name": t.name,
             "club": t.club.name,
-            "pairs": [tp.pair_id for tp in t.team_pairs.all()],
+            "pairs": list(t.pair_ids),
             "title_only": t.title_only,
         }
         for t in comp.teams.values()

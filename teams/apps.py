@@ -21,13 +21,16 @@ class TeamsConfig(AppConfig):
     def ready(self) -> None:
         from django.urls import reverse
 
-        from teams import api, results, services  # noqa: F401  (services: the bracket follows result_changed)
+        # actions.bracket: the bracket follows result_changed; signals: changes of teams bump their event's version
+        from teams import api, printing, results, signals  # noqa: F401
+        from teams.actions import bracket, places  # noqa: F401
         from tournaments import extensions
         from tournaments.models import Event, Stage
 
         extensions.register_event_payload(Event.Kind.SM_TEAM, api.event_extra)
-        extensions.register_final_places(Event.Kind.SM_TEAM, services.final_places)
+        extensions.register_final_places(Event.Kind.SM_TEAM, places.final_places)
         extensions.register_match_labels(Stage.TEAM, results.pair_match_labels)
+        extensions.register_printouts(Event.Kind.SM_TEAM, printing.printouts)
         extensions.register_organiser_home(
             Event.Kind.SM_TEAM, lambda slug: reverse("teams_organiser:overview", args=[slug])
         )

@@ -7,9 +7,10 @@ import datetime as dt
 
 from django.db import transaction
 
+from registry.models import Season
 from teams.simulation import simulate_team_competition
 from tournaments import extensions
-from tournaments.models import Season, unique_event_slug
+from tournaments.models import unique_event_slug
 
 TEAMS = 8
 SEED = 2026

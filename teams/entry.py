@@ -6,16 +6,19 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from registry.bans import bans_for
+from registry.clubs import represented_clubs
+from registry.models import Player
+from registry.search import SEARCH_MIN_LENGTH, search_players
 from teams.forms import PLAYER_SLOTS, TeamForm
 from teams.models import Team, TeamPair
-from teams.services import represented_clubs
-from tournaments.models import PairMember, Player
-from tournaments.search import SEARCH_MIN_LENGTH, search_players
+from tournaments.models import PairMember
 
 
 def annotate(event, players: list[Player], team: Team | None = None) -> list[Player]:
-    """Mark each player with ``represents`` (a club or None) and ``plays_in`` (where they already play,
-    or ""), ``taken`` when that is outside ``team`` (the team being edited): a few queries for all."""
+    """Mark each player with ``represents`` (a club or None), ``plays_in`` (where they already play,
+    or ""), ``ban`` (a ban on the event's dates, or None), ``taken`` when banned or playing outside
+    ``team`` (the team being edited): a few queries for all."""
     clubs = represented_clubs(event.season, players, event.starts_on)
     ids = [p.pk for p in players]
     pairs = dict(PairMember.objects.filter(event=event, player__in=ids).values_list("player_id", "pair_id"))
@@ -24,6 +27,7 @@ def annotate(event, players: list[Player], team: Team | None = None) -> list[Pla
     }
     numbers = dict(PairMember.objects.filter(pair__in=pairs.values()).values_list("pair_id", "pair__number"))
     substitutes = {t.substitute_id: t for t in Team.objects.filter(event=event, substitute__in=ids)}
+    banned = bans_for(ids, event.starts_on, event.ends_on)  # issue #29: shown, and not to be chosen
     for player in players:
         player.represents = clubs[player.pk]
         pair_id = pairs.get(player.pk)
@@ -36,7 +40,9 @@ def annotate(event, players: list[Player], team: Team | None = None) -> list[Pla
             player.plays_in = _("joukkueen %(team)s varamies") % {"team": owner.name}
         else:
             player.plays_in = ""
+        player.ban = banned.get(player.pk)
         player.taken = bool(player.plays_in) and (team is None or owner is None or owner.pk != team.pk)
+        player.taken = player.taken or player.ban is not None
     return players
 
 

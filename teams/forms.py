@@ -7,10 +7,12 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from lib.formulas import reject_formula
+from registry.bans import bans_for, refusal
+from registry.models import Club, Player
+from teams.actions.rosters import NewPair
 from teams.models import TeamPair
-from teams.services import NewPair
-from tournaments.models import Club, Pair, PairMember, Player
-from tournaments.validators import reject_formula
+from tournaments.models import Pair, PairMember
 
 
 def free_pairs(event, team=None):
@@ -64,9 +66,12 @@ class TeamForm(forms.Form):
         data = super().clean()
         ids = [data.get(slot) for slot in PLAYER_SLOTS if data.get(slot)]
         self.players = Player.objects.in_bulk(ids)
+        banned = bans_for(self.players.values(), self.event.starts_on, self.event.ends_on)
         for slot in PLAYER_SLOTS:
             if data.get(slot) and data[slot] not in self.players:
                 self.add_error(f"{slot}_q", gettext("Pelaajaa ei löydy: hae ja valitse pelaaja uudelleen."))
+            elif data.get(slot) in banned:  # issue #29, refused again by the roster and substitute services
+                self.add_error(f"{slot}_q", refusal(banned[data[slot]]))
         specs = []
         for k in (1, 2, 3):
             pair_id = data.get(f"pair{k}")

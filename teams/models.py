@@ -14,7 +14,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Club, Event, Match, Pair, Player, new_token
+from registry.models import Club, Player
+from tournaments.models import Event, Match, Pair, new_token
 
 
 class Team(models.Model):

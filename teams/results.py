@@ -1,28 +1,38 @@
 """The read side of the team competition: team matches with their pair matches' results, the bracket
 rebuilt from the recorded seed and the decided winners, and the places (RULES.md §6).
 
-Nothing here is stored. A pair match's result comes from the event's snapshot (``tournaments.readmodel``,
+Nothing here is stored. A pair match's result comes from the event's snapshot (``tournaments.readmodel.snapshot``,
 where every scoresheet is folded once per change), a team match's winner follows from its pair matches
 (``scoring.knockout.team_match_winner``), the bracket and the places from the seed and those winners
-(``scoring.knockout``). Loading a whole competition costs a fixed number of queries, whatever the number
-of teams, and the public pages keep it in the caches under the event's results version (every team
+(``scoring.knockout``). Building a whole competition costs a fixed number of queries, whatever the number
+of teams, and the pages keep it in the caches under the event's results version (every team
 declaration, substitute and start bumps it).
+
+Like the snapshot, a ``Competition`` holds plain values, no model instances: it pickles small, it carries
+no secret (no leader's or match's token, no user row), and nothing in it depends on the language a page is
+shown in (a round's name is translated when a page asks for it). A page that needs a secret (the
+organiser's copy of a leader's link) or a model (a form) loads it from the database itself.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from types import SimpleNamespace
 
 from django.db.models import Count, Prefetch
 from django.utils.translation import gettext as _
 
+from lib import caching
 from scoring import knockout
-from teams.models import PairMatchLink, Team, TeamMatch, TeamMatchChange, TeamOrder, TeamPair, TeamRound
-from tournaments import caching, readmodel
+from teams.models import PairMatchLink, Team, TeamMatch, TeamOrder, TeamPair, TeamRound
 from tournaments.models import Event
-from tournaments.prefetch import pair_members_prefetch
+from tournaments.readmodel import snapshot as readmodel
+from tournaments.readmodel import values as readmodel_values
+from tournaments.readmodel.prefetch import pair_members_prefetch
+from tournaments.readmodel.values import ClubView, PairView, PlayerView
 
 
 @dataclass(frozen=True, eq=False)
@@ -31,7 +41,7 @@ class PairMatch:
     shows it (pairs, outcome)."""
 
     order: int
-    match: readmodel.MatchView
+    match: readmodel_values.MatchView
 
     @property
     def pk(self) -> int:
@@ -70,8 +80,120 @@ class PairMatch:
         return self.match.stage
 
 
+@dataclass(frozen=True, eq=False)
+class TeamView:
+    """A team as the pages show it: its club, leader's name, three pairs (registration order 1–3, as the
+    event's snapshot shows them) and substitute. Not its secret link: that stays in the database."""
+
+    pk: int
+    name: str
+    club: ClubView
+    leader_name: str
+    pairs: tuple[PairView, ...]
+    substitute: PlayerView | None
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def id(self) -> int:
+        return self.pk
+
+    @property
+    def club_id(self) -> int:
+        return self.club.pk
+
+    @property
+    def substitute_id(self) -> int | None:
+        return self.substitute.pk if self.substitute is not None else None
+
+    @property
+    def pair_ids(self) -> tuple[int, ...]:
+        return tuple(p.pk for p in self.pairs)
+
+    @property
+    def reinforcements(self) -> int:
+        """How many of the team's pairs represent another club."""
+        return sum(1 for p in self.pairs if p.club_id != self.club_id)
+
+    @property
+    def title_only(self) -> bool:
+        """RULES.md §6: more than one pair from outside the club: the team plays for the title only and
+        its club earns no right to host a cup event next season."""
+        return self.reinforcements > 1
+
+
+@dataclass(frozen=True)
+class OrderView:
+    """A team's declared order for one team match (``TeamOrder``): which pair plays as 1, 2 and 3 and,
+    if the substitute plays, in whose place. The pages show it only when it may be seen (hidden orders:
+    ``teams.views.common.match_context``)."""
+
+    team_id: int
+    pair_ids: tuple[int, int, int]
+    declared_at: dt.datetime
+    substitute: PlayerView | None = None
+    substitute_for: PlayerView | None = None
+
+    @property
+    def substitute_id(self) -> int | None:
+        return self.substitute.pk if self.substitute is not None else None
+
+    @property
+    def substitute_for_id(self) -> int | None:
+        return self.substitute_for.pk if self.substitute_for is not None else None
+
+
+@dataclass(frozen=True, eq=False)
+class TeamMatchView:
+    """A team match of the bracket with its results: ``pair_matches`` (in order), ``wins`` (pair wins of
+    team a and b), ``winner_id`` (the team, or None while undecided; a bye's team at once), ``loser_id`` and
+    ``declared`` (team id → its order). A round-1 bye has no ``team_b``."""
+
+    pk: int
+    round: int
+    slot: int
+    third_place: bool
+    team_a: TeamView
+    team_b: TeamView | None
+    started_at: dt.datetime | None
+    pair_matches: tuple[PairMatch, ...]
+    declared: dict[int, OrderView]
+    wins: tuple[int, int]
+    winner_id: int | None
+    loser_id: int | None
+
+    def __str__(self) -> str:
+        return f"{self.team_a_id} – {self.team_b_id} ({self.round}/{self.slot})"
+
+    @property
+    def id(self) -> int:
+        return self.pk
+
+    @property
+    def team_a_id(self) -> int:
+        return self.team_a.pk
+
+    @property
+    def team_b_id(self) -> int | None:
+        return self.team_b.pk if self.team_b is not None else None
+
+    @property
+    def bye(self) -> bool:
+        return self.team_b is None
+
+
+@dataclass(frozen=True)
+class TeamRoundView:
+    """A round of the bracket and the day it is played (``TeamRound``)."""
+
+    number: int
+    day: dt.date
+
+
 def teams_queryset(event):
-    """The event's teams with their club, substitute and pairs (club and players): four queries."""
+    """The event's teams as models, with their club, substitute and pairs (club and players): four
+    queries. For the forms and the services; the pages read ``Competition.teams``."""
     team_pairs = TeamPair.objects.select_related("pair__club").prefetch_related(
         pair_members_prefetch("pair__")
     )
@@ -83,47 +205,88 @@ def teams_queryset(event):
     )
 
 
-def load_rows(event, teams: dict[int, Team] | None = None) -> list[TeamMatch]:
-    """Every team match of the event with its results: ``pair_matches`` (``PairMatch``, in order),
-    ``wins`` (pair wins of team a and b), ``winner_id`` (the team, or None while undecided; a bye's team
-    at once) and ``declared`` (team id → TeamOrder)."""
-    snap = readmodel.snapshot(event)
-    rows = list(TeamMatch.objects.filter(event=event).order_by("round", "slot"))
-    links = PairMatchLink.objects.filter(team_match__event=event).order_by("team_match_id", "order")
+def load_teams(event_id: int, snap: readmodel_values.EventSnapshot) -> dict[int, TeamView]:
+    """The event's teams by name, their pairs as the snapshot shows them (two queries)."""
+    pairs: dict[int, list[PairView]] = defaultdict(list)
+    for team_id, pair_id in TeamPair.objects.filter(team__event_id=event_id).order_by("team_id", "number").values_list(
+        "team_id", "pair_id"
+    ):
+        pairs[team_id].append(snap.pairs[pair_id])
+    teams = {}
+    for pk, name, leader, club_id, club_name, club_short, sub_id, sub_first, sub_last in (
+        Team.objects.filter(event_id=event_id).order_by("name").values_list(
+            "pk", "name", "leader_name", "club_id", "club__name", "club__short_name",
+            "substitute_id", "substitute__first_name", "substitute__last_name",
+        )
+    ):
+        substitute = None if sub_id is None else PlayerView(sub_id, sub_first, sub_last)
+        club = ClubView(club_id, club_name, club_short)
+        teams[pk] = TeamView(pk, name, club, leader, tuple(pairs.get(pk, ())), substitute)
+    return teams
+
+
+def _player(pk, first, last) -> PlayerView | None:
+    return None if pk is None else PlayerView(pk, first, last)
+
+
+def load_rows(event_id: int, snap: readmodel_values.EventSnapshot, teams: dict[int, TeamView]) -> list[TeamMatchView]:
+    """Every team match of the event with its results, by round and slot (three queries)."""
+    links = PairMatchLink.objects.filter(team_match__event_id=event_id).order_by("team_match_id", "order")
     by_row: dict[int, list[PairMatch]] = defaultdict(list)
     for row_id, order, match_id in links.values_list("team_match_id", "order", "match_id"):
         found = snap.match(match_id)
         if found is not None:
             by_row[row_id].append(PairMatch(order, found))
-    orders: dict[int, dict[int, TeamOrder]] = defaultdict(dict)
-    for order in TeamOrder.objects.filter(team_match__event=event).select_related(
-        "substitute", "substitute_for"
+    orders: dict[int, dict[int, OrderView]] = defaultdict(dict)
+    for (row_id, team_id, p1, p2, p3, at, sub, sub_first, sub_last, out, out_first, out_last) in (
+        TeamOrder.objects.filter(team_match__event_id=event_id).order_by("team_match_id", "team_id").values_list(
+            "team_match_id", "team_id", "pair_1_id", "pair_2_id", "pair_3_id", "declared_at",
+            "substitute_id", "substitute__first_name", "substitute__last_name",
+            "substitute_for_id", "substitute_for__first_name", "substitute_for__last_name",
+        )
     ):
-        orders[order.team_match_id][order.team_id] = order
-    for row in rows:
-        if teams is not None:
-            row.team_a = teams[row.team_a_id]
-            row.team_b = teams.get(row.team_b_id) if row.team_b_id else None
-        row.pair_matches = by_row.get(row.pk, [])
-        row.declared = orders.get(row.pk, {})
-        sides = []
-        for m in row.pair_matches:
-            winner = m.outcome.winner if m.outcome.finished else None
-            sides.append(None if winner is None else ("a" if winner == m.pair_a_id else "b"))
-        row.wins = (sides.count("a"), sides.count("b"))
-        if row.bye:
-            row.winner_id = row.team_a_id
-        else:
-            side = knockout.team_match_winner(sides)
-            row.winner_id = None if side is None else (row.team_a_id if side == "a" else row.team_b_id)
-        row.loser_id = None
-        if row.winner_id is not None and not row.bye:
-            row.loser_id = row.team_b_id if row.winner_id == row.team_a_id else row.team_a_id
+        orders[row_id][team_id] = OrderView(
+            team_id, (p1, p2, p3), at, _player(sub, sub_first, sub_last), _player(out, out_first, out_last)
+        )
+    rows = []
+    for pk, number, slot, third, a, b, started_at in (
+        TeamMatch.objects.filter(event_id=event_id).order_by("round", "slot").values_list(
+            "pk", "round", "slot", "third_place", "team_a_id", "team_b_id", "started_at"
+        )
+    ):
+        pair_matches = tuple(by_row.get(pk, ()))
+        wins, winner, loser = _decided(pair_matches, a, b)
+        rows.append(
+            TeamMatchView(
+                pk, number, slot, third, teams[a], teams[b] if b is not None else None, started_at, pair_matches,
+                orders.get(pk, {}), wins, winner, loser,
+            )
+        )
     return rows
 
 
+def _decided(pair_matches, a: int, b: int | None) -> tuple[tuple[int, int], int | None, int | None]:
+    """A team match's pair wins (team a, team b), its winner and its loser: a bye's team wins at once,
+    else the team with two pair wins (``scoring.knockout.team_match_winner``)."""
+    sides = []
+    for m in pair_matches:
+        winner = m.outcome.winner if m.outcome.finished else None
+        sides.append(None if winner is None else ("a" if winner == m.pair_a_id else "b"))
+    wins = (sides.count("a"), sides.count("b"))
+    if b is None:
+        return wins, a, None
+    side = knockout.team_match_winner(sides)
+    if side is None:
+        return wins, None, None
+    winner, loser = (a, b) if side == "a" else (b, a)
+    return wins, winner, loser
+
+
 def replay(
-    team_ids, seed, rows: dict[tuple[int, int], TeamMatch], winner_of: Callable[[TeamMatch], int | None]
+    team_ids,
+    seed,
+    rows: dict[tuple[int, int], TeamMatchView],
+    winner_of: Callable[[TeamMatchView], int | None],
 ) -> tuple[knockout.Bracket, list[knockout.Match]]:
     """The bracket drawn from ``seed`` with every decided winner recorded, round by round, and the
     bracket matches whose teams are known (round 1 always, byes included): those must have a row.
@@ -168,10 +331,10 @@ class Slot:
     round: int
     slot: int
     third_place: bool
-    a: Team | None
-    b: Team | None
-    row: TeamMatch | None
-    winner: Team | None
+    a: TeamView | None
+    b: TeamView | None
+    row: TeamMatchView | None
+    winner: TeamView | None
 
     @property
     def bye(self) -> bool:
@@ -186,14 +349,26 @@ class RoundView:
     slots: list[Slot] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class Competition:
-    event: object
-    teams: dict[int, Team]
-    rounds: dict[int, TeamRound]
-    rows: list[TeamMatch]
+    """A team competition at one results version: the event (``readmodel_values.EventInfo``), its teams by
+    name, its rounds' days, its team matches by round and slot, the bracket (None before the draw) and
+    the places decided so far (team id → place)."""
+
+    event: readmodel_values.EventInfo
+    version: int
+    teams: dict[int, TeamView]
+    rounds: dict[int, TeamRoundView]
+    rows: tuple[TeamMatchView, ...]
     bracket: knockout.Bracket | None
     places: dict[int, int]
+    cacheable: bool = field(default=True, compare=False)
+
+    @property
+    def fingerprint_identity(self) -> str:
+        """The competition stands for exactly the facts of its event's version (``lib.fingerprint``): every
+        team fact (entries, declarations, substitutes, starts) bumps that version."""
+        return "teams:" + readmodel_values.key(self.event.pk, self.event.created_at, self.version)
 
     @property
     def drawn(self) -> bool:
@@ -203,15 +378,15 @@ class Competition:
     def finished(self) -> bool:
         return self.bracket is not None and self.bracket.finished
 
-    def row(self, round_: int, slot: int) -> TeamMatch | None:
+    def row(self, round_: int, slot: int) -> TeamMatchView | None:
         return next((r for r in self.rows if r.round == round_ and r.slot == slot), None)
 
-    def label(self, row: TeamMatch) -> str:
+    def label(self, row: TeamMatchView) -> str:
         if row.third_place:
             return _("Pronssiottelu")
         return round_label(row.round, self.bracket.rounds if self.bracket else row.round)
 
-    def day(self, round_: int):
+    def day(self, round_: int) -> dt.date | None:
         found = self.rounds.get(round_)
         return found.day if found else None
 
@@ -244,7 +419,7 @@ class Competition:
             out.append(view)
         return out
 
-    def ranking(self) -> list[tuple[int, Team]]:
+    def ranking(self) -> list[tuple[int, TeamView]]:
         """(place, team) as far as decided: 1–4 from the final and the match for third place, then by the
         round reached (shared places), each place's teams by name."""
         return sorted(
@@ -252,7 +427,7 @@ class Competition:
         )
 
     @property
-    def host(self) -> Team | None:
+    def host(self) -> TeamView | None:
         """The winner, next season's host of the team competition (RULES.md §6)."""
         if self.bracket is None or self.bracket.final.winner is None:
             return None
@@ -263,20 +438,22 @@ class Competition:
         return any(t.title_only for t in self.teams.values())
 
     @property
-    def eligible_clubs(self) -> list:
+    def eligible_clubs(self) -> list[ClubView]:
         """Clubs that took part with a team not marked "title only": eligible to host a cup event next
         season (RULES.md §6)."""
         clubs = {t.club_id: t.club for t in self.teams.values() if not t.title_only}
         return sorted(clubs.values(), key=lambda c: c.name)
 
-    def team_rows(self, team: Team) -> list[TeamMatch]:
+    # A team below is a ``TeamView`` or anything with its ``pk`` (the leader's link has the model).
+
+    def team_rows(self, team) -> list[TeamMatchView]:
         return [r for r in self.rows if team.pk in (r.team_a_id, r.team_b_id)]
 
-    def current_row(self, team: Team) -> TeamMatch | None:
+    def current_row(self, team) -> TeamMatchView | None:
         """The team's match still to be decided (at most one at a time), or None."""
         return next((r for r in self.team_rows(team) if not r.bye and r.winner_id is None), None)
 
-    def out(self, team: Team) -> bool:
+    def out(self, team) -> bool:
         """The team has played its last match: lost before the semifinals, lost the final or the match for
         third place, a semifinal loser without a match for third place, or won the final."""
         if self.bracket is None:
@@ -291,7 +468,7 @@ class Competition:
                 return True
         return False
 
-    def next_round(self, team: Team) -> int | None:
+    def next_round(self, team) -> int | None:
         """The round of the team's next match: its current match's, or the one after its last win."""
         current = self.current_row(team)
         if current is not None:
@@ -303,7 +480,7 @@ class Competition:
         won = [r.round for r in self.team_rows(team) if r.winner_id == team.pk]
         return (max(won) + 1) if won else 1
 
-    def eliminated_on(self, team: Team):
+    def eliminated_on(self, team) -> dt.date | None:
         """The day of the team's last match once it is out, else None."""
         if not self.out(team):
             return None
@@ -312,80 +489,45 @@ class Competition:
 
 
 def load(event) -> Competition:
-    """The whole competition for a page, the API or a service, in a fixed number of queries; kept in the
-    caches by the event's results version (a service, inside its transaction, always loads it afresh)."""
+    """The whole competition for a page or the API, kept in the caches by the event's results version.
+    ``event`` is an Event or an ``EventHead`` (whose version was read just now). Inside a transaction (a
+    service) it is built afresh from what the transaction sees and kept nowhere."""
     if caching.in_transaction():
-        return _load(event)
-    return caching.versioned(f"teams:{readmodel.key(*readmodel.current(event))}", lambda: _load(event))
+        return build(event)
+    pk, created_at, version = readmodel.current(event)
+    head = SimpleNamespace(pk=pk, created_at=created_at, results_version=version, fresh=True)
+
+    def compute() -> Competition:
+        comp = build(head)
+        # a snapshot of another version (another process is computing this one), or a change committed
+        # while the teams were read: serve it, do not keep it under this version's key
+        now = Event.objects.filter(pk=pk).values_list("results_version", flat=True).first()
+        if comp.version != version or now != version or not comp.cacheable:
+            comp = replace(comp, cacheable=False)
+        return comp
+
+    return caching.versioned(f"teams:{readmodel_values.key(pk, created_at, version)}", compute)
 
 
-def _load(event) -> Competition:
-    event = Event.objects.select_related("organising_club", "season").get(pk=event.pk)  # no user row kept
-    teams = {t.pk: t for t in teams_queryset(event)}
-    rounds = {r.number: r for r in TeamRound.objects.filter(event=event)}
-    rows = load_rows(event, teams)
+def build(event) -> Competition:
+    """The competition from the event's snapshot and the team facts, in a fixed number of queries (six
+    besides the snapshot's), whatever the number of teams. Not cached: see :func:`load`."""
+    snap = readmodel.snapshot(event)
+    info = snap.event
+    teams = load_teams(info.pk, snap)
+    rounds = {
+        n: TeamRoundView(n, day)
+        for n, day in TeamRound.objects.filter(event_id=info.pk).order_by("number").values_list("number", "day")
+    }
+    rows = load_rows(info.pk, snap, teams)
     bracket = None
     places: dict[int, int] = {}
-    if event.draw_seed is not None and len(teams) >= 2:
+    if info.draw_seed is not None and len(teams) >= 2:
         bracket, _known = replay(
-            sorted(teams), event.draw_seed, {(r.round, r.slot): r for r in rows}, lambda r: r.winner_id
+            sorted(teams), info.draw_seed, {(r.round, r.slot): r for r in rows}, lambda r: r.winner_id
         )
         places = {int(t): place for t, place in knockout.bracket_places(bracket).items()}
-    return Competition(event, teams, rounds, rows, bracket, places)
-
-
-@dataclass(frozen=True)
-class HistoryLine:
-    """One line of a team match's history for the organiser: when, what, by whom (a user or a leader's
-    link), the team, and what was declared or reopened when it may be shown (``orders``: (team name,
-    detail) pairs; empty while it is hidden)."""
-
-    at: object
-    action: str
-    label: str
-    by: str
-    via_link: bool
-    team: str
-    orders: tuple = ()
-
-
-def history(row: TeamMatch) -> list[HistoryLine]:
-    """A team match's history, oldest first (two queries). Hidden orders stay hidden here too: what a team
-    declared shows once both orders were visible, at a reopening of both or now that both are in."""
-    changes = list(TeamMatchChange.objects.filter(team_match=row).select_related("by", "team"))
-    names = dict(Team.objects.filter(pk__in=[row.team_a_id, row.team_b_id]).values_list("pk", "name"))
-    locked = row.started_at is not None or TeamOrder.objects.filter(team_match=row).count() == 2
-    visible: set[int] = set()
-    pending: list[int] = []
-    for change in changes:
-        if change.action == TeamMatchChange.Action.DECLARED:
-            pending.append(change.pk)
-        elif change.action == TeamMatchChange.Action.REOPENED:
-            if change.detail.get("both"):
-                visible.update(pending)
-                visible.add(change.pk)
-            pending = []
-    if locked:
-        visible.update(pending)
-    lines = []
-    for change in changes:
-        orders = ()
-        if change.pk in visible:
-            orders = tuple(
-                (names.get(int(team_id), "?"), detail) for team_id, detail in change.detail.get("orders", {}).items()
-            )
-        lines.append(
-            HistoryLine(
-                at=change.at,
-                action=change.action,
-                label=change.get_action_display(),
-                by=change.by.get_username() if change.by else "",
-                via_link=change.via_link,
-                team=change.team.name if change.team else "",
-                orders=orders,
-            )
-        )
-    return lines
+    return Competition(info, snap.version, teams, rounds, tuple(rows), bracket, places, cacheable=snap.cacheable)
 
 
 def pair_match_labels(matches) -> dict[int, str]:

@@ -12,10 +12,15 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from teams import results, services
+from registry.demo import ensure_registry
+from registry.models import Club, Player, Season
+from teams import results
+from teams.actions import bracket as bracket_actions
+from teams.actions import common, places, rosters
+from teams.actions import orders as orders_actions
 from teams.models import Team, TeamMatch
-from tournaments.models import Club, Event, Match, Player, Season, unique_event_slug
-from tournaments.simulation import confirm_all, ensure_registry, play_matches
+from tournaments.actions.simulation import confirm_all, play_matches
+from tournaments.models import Event, Match, unique_event_slug
 
 REINFORCED = 0.25  # share of teams with one pair from another club
 TITLE_ONLY = 0.1  # share with two (the team plays for the title only)
@@ -46,10 +51,10 @@ def _build_teams(event: Event, teams: int, rng: random.Random) -> None:
                 others = [c for c in free if c != club_id and len(free[c]) >= 2]
                 source = rng.choice(others) if others else club_id
             p1, p2 = free[source].pop(), free[source].pop()
-            specs.append(services.NewPair(p1, p2, clubs[source]))
+            specs.append(rosters.NewPair(p1, p2, clubs[source]))
         counts[club_id] = counts.get(club_id, 0) + 1
         name = clubs[club_id].name if counts[club_id] == 1 else f"{clubs[club_id].name} {counts[club_id]}"
-        services.create_team(
+        rosters.create_team(
             event, club=clubs[club_id], name=name, leader_name=f"{specs[0].player1.full_name}", pairs=specs
         )
 
@@ -57,17 +62,16 @@ def _build_teams(event: Event, teams: int, rng: random.Random) -> None:
 def _declare_all(event: Event, rng: random.Random) -> list[TeamMatch]:
     """Random orders for every team match still waiting for them; returns the team matches to start."""
     comp = results.load(event)
-    ready = []
-    for row in comp.rows:
-        if row.bye or row.started_at is not None or row.winner_id is not None:
-            continue
+    waiting = [r for r in comp.rows if not r.bye and r.started_at is None and r.winner_id is None]
+    rows = TeamMatch.objects.select_related("event", "team_a", "team_b").in_bulk([r.pk for r in waiting])
+    for view in waiting:
+        row = rows[view.pk]
         for team in (row.team_a, row.team_b):
-            if team.pk not in row.declared:
-                pairs = [tp.pair_id for tp in team.team_pairs.all()]
+            if team.pk not in view.declared:
+                pairs = list(comp.teams[team.pk].pair_ids)
                 rng.shuffle(pairs)
-                services.declare_order(row, team, pairs, services.Actor(via_link=True))
-        ready.append(row)
-    return ready
+                orders_actions.declare_order(row, team, pairs, common.Actor(via_link=True))
+    return [rows[view.pk] for view in waiting]
 
 
 def simulate_team_competition(teams: int, seed: int) -> Event:
@@ -92,7 +96,7 @@ def simulate_team_competition(teams: int, seed: int) -> Event:
         if organiser:
             event.organisers.add(organiser)
         _build_teams(event, teams, rng)
-        services.draw(event, None, seed=seed)
+        bracket_actions.draw(event, None, seed=seed)
         event.refresh_from_db()
     for _round in range(2 * Team.objects.filter(event=event).count()):
         with transaction.atomic():
@@ -100,11 +104,11 @@ def simulate_team_competition(teams: int, seed: int) -> Event:
             if not rows:
                 break
             for row in rows:
-                services.start_team_match(row, None)
+                orders_actions.start_team_match(row, None)
             matches = Match.objects.filter(event=event, stage="team", status=Match.Status.SCHEDULED)
             play_matches(matches, rng)  # bypasses the result services: move the bracket on ourselves
-            services.sync_bracket(event)
+            bracket_actions.sync_bracket(event)
     confirm_all(event)
-    services.publish(event, None)
+    places.publish(event, None)
     event.refresh_from_db()
     return event

@@ -3,9 +3,9 @@ leader's secret link (``joukkue/<token>/``): no account needed."""
 
 from django.urls import include, path
 
+from lib.http import private_link
 from teams.views import leader, public
 from teams.views.leader import leader_link
-from tuppiliitto.http import private_link
 
 app_name = "teams"
 

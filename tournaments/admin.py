@@ -1,56 +1,10 @@
-"""Django admin for federation staff: the registry (clubs, players, seasons, transfers) and events."""
+"""Django admin for federation staff: events and pairs (the registry's clubs, players, seasons and
+transfers: ``registry.admin``)."""
 
 from django.contrib import admin
 
+from lib.formulas import NamesAreTextMixin
 from tournaments import models
-from tournaments.validators import reject_formula
-
-
-class NamesAreTextMixin:
-    """Refuse names a spreadsheet would read as a formula (the workbooks write them as text anyway)."""
-
-    name_fields: tuple[str, ...] = ()
-
-    def formfield_for_dbfield(self, db_field, request, **kwargs):
-        field = super().formfield_for_dbfield(db_field, request, **kwargs)
-        if field is not None and db_field.name in self.name_fields:
-            field.validators = [*field.validators, reject_formula]
-        return field
-
-
-@admin.register(models.Club)
-class ClubAdmin(NamesAreTextMixin, admin.ModelAdmin):
-    name_fields = ("name", "short_name")
-    list_display = ["name", "short_name", "town"]
-    search_fields = ["name", "short_name", "town"]
-
-
-@admin.register(models.Player)
-class PlayerAdmin(NamesAreTextMixin, admin.ModelAdmin):
-    name_fields = ("first_name", "last_name")
-    list_display = ["last_name", "first_name", "member_number", "club"]
-    list_filter = ["club"]
-    search_fields = ["last_name", "first_name", "member_number"]
-
-
-@admin.register(models.Season)
-class SeasonAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "start", "best_n"]
-
-
-@admin.register(models.SeasonClub)
-class SeasonClubAdmin(admin.ModelAdmin):
-    list_display = ["player", "season", "club", "first_event"]
-    list_filter = ["season", "club"]
-    search_fields = ["player__last_name", "player__first_name"]
-    raw_id_fields = ["player", "first_event"]
-
-
-@admin.register(models.Transfer)
-class TransferAdmin(admin.ModelAdmin):
-    list_display = ["player", "season", "from_club", "to_club", "confirmed_on"]
-    list_filter = ["season"]
-    raw_id_fields = ["player"]
 
 
 class PairMemberInline(admin.TabularInline):

@@ -10,7 +10,12 @@ An app registers in its ``AppConfig.ready()``:
 - ``final_places(kind)``: the final places of an event of that kind, when they are not the pair
   event's (the team competition's places are teams'), for the published record;
 - ``place_points``: the cup points of each place of an event (the cup app: the event's weight and the
-  season's points table), printed on the results list, with the key of the versions they depend on.
+  season's points table), printed on the results list;
+- ``forfeit_fine``: what a forfeit in an event costs the forfeiting pair's club (the cup app).
+- ``event_file_part``: a part of the event file (issue #27) that another app keeps (the cup app: the
+  event's cup counting and its clubs' fines), written and read back with the event;
+- ``printouts(kind)``: what an organiser of an event of that kind prints, listed on the printouts page
+  instead of the pair event's rounds and reports (the team competition's).
 
 An app's ``demo`` module (``cup/demo.py``, ``teams/demo.py``) registers with ``register_demo`` what it
 adds to the demo season; ``setup_demo`` finds those modules through :func:`demo_steps`.
@@ -19,6 +24,7 @@ adds to the demo season; ``setup_demo`` finds those modules through :func:`demo_
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 from django.urls import reverse
 from django.utils.module_loading import autodiscover_modules
@@ -49,18 +55,27 @@ def event_links(kind: str, slug: str) -> list:
 _place_points: list = []
 
 
-def register_place_points(version_key: Callable, points: Callable) -> None:
-    """``version_key(season_id) -> str`` names the versions the points depend on;
-    ``points(event) -> {place: points} | None`` (None: the event gives no cup points)."""
-    _place_points[:] = [(version_key, points)]
-
-
-def place_points_key(season_id: int) -> str:
-    return _place_points[0][0](season_id) if _place_points else ""
+def register_place_points(points: Callable) -> None:
+    """``points(event) -> {place: points} | None`` (None: the event gives no cup points); ``event`` has
+    ``pk`` and ``season_id`` (an Event or the snapshot's ``EventInfo``)."""
+    _place_points[:] = [points]
 
 
 def place_points(event) -> dict | None:
-    return _place_points[0][1](event) if _place_points else None
+    return _place_points[0](event) if _place_points else None
+
+
+_forfeit_fines: list = []
+
+
+def register_forfeit_fine(fine: Callable) -> None:
+    """``fine(event) -> amount | None``: what a forfeit in the event costs the forfeiting pair's club (the
+    cup app: the season's fine in an event counted in the cup), named where a late forfeit is confirmed."""
+    _forfeit_fines[:] = [fine]
+
+
+def forfeit_fine(event):
+    return _forfeit_fines[0](event) if _forfeit_fines else None
 
 
 _final_places: dict[str, Callable] = {}
@@ -73,6 +88,28 @@ def register_final_places(kind: str, places: Callable) -> None:
 
 def final_places(kind: str) -> Callable | None:
     return _final_places.get(kind)
+
+
+class FilePart(NamedTuple):
+    """A part of the event file kept by another app: ``export(event, refs, numbers) -> value`` (``refs``:
+    match id → its reference in the file, ``numbers``: pair id → number) and ``read(event, value, match_of,
+    pair_of, club_of)``, called inside the import's transaction once the event's rows exist;
+    ``clubs(value) -> names`` of the clubs the part names (written in the file's club list)."""
+
+    export: Callable
+    read: Callable
+    clubs: Callable
+
+
+_file_parts: dict[str, FilePart] = {}
+
+
+def register_event_file_part(key: str, part: FilePart) -> None:
+    _file_parts[key] = part
+
+
+def event_file_parts() -> dict[str, FilePart]:
+    return dict(_file_parts)
 
 
 _back_links: dict[str, Callable] = {}
@@ -143,3 +180,32 @@ def match_labels(matches) -> dict[int, str]:
         if mine:
             out.update(labels(mine))
     return out
+
+
+class Printout(NamedTuple):
+    """One printout on the organiser's printouts page: its name, its address and a note ("3 sivua, PDF")."""
+
+    label: str
+    url: str
+    meta: str
+
+
+class PrintoutSection(NamedTuple):
+    """A heading of the printouts page with a note under it, its printouts, and what it says without any."""
+
+    heading: str
+    note: str
+    items: list[Printout]
+    empty: str = ""
+
+
+_printouts: dict[str, Callable] = {}
+
+
+def register_printouts(kind: str, printouts: Callable) -> None:
+    """``printouts(event) -> [PrintoutSection, …]``: what an organiser of an event of that kind prints."""
+    _printouts[kind] = printouts
+
+
+def printouts(kind: str) -> Callable | None:
+    return _printouts.get(kind)

@@ -16,7 +16,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from tournaments.forms import LoginForm
+from tuppiliitto.forms import LoginForm
 
 
 def lockout_message() -> str:

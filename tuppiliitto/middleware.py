@@ -1,4 +1,4 @@
-"""The project's own middleware: Finnish first, and refusing NUL bytes.
+"""The project's own middleware: Finnish first, refusing NUL bytes, and private pages kept by no cache.
 
 Finnish first: the page language is Finnish unless the visitor chose English with the language switch.
 
@@ -9,6 +9,7 @@ the switch) or LANGUAGE_CODE decides.
 """
 
 from django.http import HttpResponseBadRequest
+from django.utils.cache import patch_cache_control
 
 
 class FinnishFirstMiddleware:
@@ -60,3 +61,25 @@ FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 def _lists_have_nul(data) -> bool:
     return any(NUL in key or any(NUL in value for value in values) for key, values in data.lists())
+
+
+class PrivatePagesMiddleware:
+    """Every answer under an organiser's or a secret link's address says ``Cache-Control: no-store,
+    private``: the organiser pages (``/jarjestaja/``, the team competition's included), a match's
+    scoresheet link (``/tulos/<token>/``) and a team leader's link (``/joukkue/<token>/``), and so every
+    PDF among them that prints secret links (the scoresheets' QR codes, the team leaders' links). No
+    shared proxy and no browser's back cache keeps them. Keyed on the address, it covers a new page
+    there, its redirects and its refusals without a word in the view."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if request.path_info.startswith(PRIVATE_PREFIXES):
+            patch_cache_control(response, no_store=True, private=True)
+        return response
+
+
+# The addresses (tuppiliitto/urls.py, teams/urls.py) whose answers are for one person only.
+PRIVATE_PREFIXES = ("/jarjestaja/", "/tulos/", "/joukkue/")

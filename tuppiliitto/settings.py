@@ -24,7 +24,7 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from tuppiliitto.env import (
+from lib.env import (
     cache_from_env,
     database_from_env,
     env_bool,
@@ -64,16 +64,21 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "csp",
+    "django_tables2",
+    "registry",
     "tournaments",
     "cup",
     "teams",
+    "federation",
+    "archive",
 ]
 
 MIDDLEWARE = [
     "tuppiliitto.middleware.RefuseNulMiddleware",
+    "tuppiliitto.middleware.PrivatePagesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
-    "tuppiliitto.http.PermissionsPolicyMiddleware",
+    "lib.http.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "tuppiliitto.middleware.FinnishFirstMiddleware",
@@ -109,14 +114,16 @@ WSGI_APPLICATION = "tuppiliitto.wsgi.application"
 
 DATABASES = {"default": database_from_env(BASE_DIR)}
 
-# The shared cache of derived snapshots and page fragments (tournaments/caching.py): see CACHE_URL.
-CACHES = {"default": cache_from_env(BASE_DIR)}
+# The shared cache of derived snapshots and page fragments (lib/caching.py): see CACHE_URL. It
+# fails open (lib/cache.py: a cache that does not answer makes pages slower, never down), and its keys
+# start with a digest of the database, so two sites sharing var/cache never read each other's entries.
+CACHES = {"default": cache_from_env(BASE_DIR, DATABASES)}
 
 # The rules' two switches (RULES.md §3 and §4), passed explicitly into the rules engine:
 # an overwhelming points win is read on the winner's total (the Decision) or on the margin;
 # the first standings step is match points (the Decision) or match wins.
 TUPPI_OVERWHELMING_RULE = env_choice("TUPPI_OVERWHELMING_RULE", ("winner_total", "margin"), default="winner_total")
-# Live pages (tournaments/live.py): how long a process remembers an event's version before it asks again
+# Live pages (tournaments/readmodel/live.py): how long a process remembers an event's version before it asks again
 # (a poll then costs no query; a change shows within that moment), and whether a change computes the
 # event's new snapshot as it commits, in the saving request, so that no poll waits for it.
 TUPPI_HEAD_SECONDS = env_float("TUPPI_HEAD_SECONDS", default=0.25, maximum=5)

@@ -1,4 +1,4 @@
-// Live parts of public pages (tournaments/live.py): every 5 seconds htmx asks for the part again with
+// Live parts of public pages (tournaments/readmodel/live.py): every 5 seconds htmx asks for the part again with
 // the ETag it was rendered with; "304 Not Modified" means nothing changed, and the page is left exactly
 // as it is (no swap, no lost scroll). When something did change, wide tables keep their scroll position.
 (function () {

@@ -7,8 +7,27 @@
 //    returns. Each line carries an id made here (client_id): a retry, a double tap or a second tab
 //    sending the same line is stored once (tournaments.services.add_entry). A line the rules refuse
 //    stops the queue and comes back into the form with the reason; the next save goes first.
+//    What the referee sees while lines wait (in the sticky Save bar, always in view) is the queue and
+//    the rise as it will be once the queue is sent: the rise rule (RULES.md §2–3, scoring/match.py) is
+//    folded here over the queued lines, from the state the stored lines leave (the form's data-*).
+// 3. A reload or a second tab while the network is away shows the sheet from the device: a service
+//    worker (/tulos/sw.js, static/js/referee-sw.js) scoped to this link keeps its last copy.
+// 4. A finished result the pairs must accept is brought into view (after the last deal the page
+//    reloads, and the result would otherwise stay above the viewport).
 (function () {
   "use strict";
+  const accept = document.getElementById("hyvaksynta");
+  if (accept) {
+    document.getElementById("tulos").scrollIntoView({ block: "start" });
+    accept.focus({ preventScroll: true });
+  }
+  const worker = document.querySelector("[data-service-worker]");
+  if (worker && navigator.serviceWorker) {
+    navigator.serviceWorker
+      .register(worker.dataset.serviceWorker, { scope: worker.dataset.scope })
+      .catch(() => {}); // no worker (an old browser, plain http on a LAN): the page works online as before
+  }
+
   const form = document.querySelector(".entry-form");
   if (!form) return;
 
@@ -43,6 +62,16 @@
   const url = form.dataset.queue;
   if (!url || !window.localStorage || !window.fetch) return; // a correction, or an old browser: plain posts
   const key = `tuppi-jono-${form.dataset.match}`;
+  // Lines sent since this page's version: a page older than them (this one, if the network went away
+  // before the reload; or the device's copy) folds them in before the queue, so the rise shown is the one
+  // the next entry depends on. A page at a later version has them already and ignores them.
+  const sentKey = `tuppi-lahetetty-${form.dataset.match}`;
+  const sentSince = () => {
+    const sent = JSON.parse(localStorage.getItem(sentKey) || "{}");
+    return sent.base === form.dataset.version ? sent.lines : [];
+  };
+  const remember = (line) =>
+    localStorage.setItem(sentKey, JSON.stringify({ base: form.dataset.version, lines: [...sentSince(), line] }));
   const status = document.getElementById("jono");
   const csrf = form.querySelector('[name="csrfmiddlewaretoken"]').value;
   let version = form.dataset.version;
@@ -56,22 +85,92 @@
       ? crypto.randomUUID()
       : Date.now().toString(36) + Math.random().toString(36).slice(2, 12);
 
+  const data = form.dataset;
+  const fill = (text, values) => text.replace(/%\((\w+)\)s/g, (all, name) => values[name]);
+  const kindLabel = (kind) => {
+    const input = form.querySelector(`[name="kind"][value="${kind}"]`);
+    return input ? input.closest("label").textContent.trim() : kind;
+  };
+
+  function tricksOf(fields) {
+    const a = Number(fields.tricks_a);
+    return { A: a, B: fields.early ? Number(fields.tricks_b) : 13 - a };
+  }
+
   function describe(fields) {
-    if (fields.kind !== "deal") return `${fields.kind} ${fields.pair || ""}`.trim();
-    const b = fields.early ? fields.tricks_b : 13 - Number(fields.tricks_a);
-    return `${fields.game === "rami" ? "R" : "N"} ${fields.tricks_a}–${b}`;
+    if (fields.kind !== "deal") return `${kindLabel(fields.kind)} ${fields.pair || ""}`.trim();
+    const t = tricksOf(fields);
+    return `${fields.game === "rami" ? "R" : "N"} ${t.A}–${t.B}`;
+  }
+
+  // --- the rise once the queue is sent: RULES.md §2–3 as scoring/match.py folds it -------------------
+  const other = (pair) => (pair === "A" ? "B" : "A");
+
+  function win(s, winner, points) {
+    const deciding = s.awaiting;
+    let scored = points;
+    if (!s.up) { s.up = winner; s.rise = points; }       // the table: the winner is up with p
+    else if (s.up === winner) s.rise += points;          // up and wins: the rise grows
+    else { s.up = null; s.rise = 0; scored = 0; }        // up and loses: it falls, nothing scored
+    s.totals[winner] += scored;
+    s.awaiting = false;
+    if (s.up && s.rise >= 52) s.winner = s.up;           // tuppi ends the match at once
+    else if (deciding) s.winner = winner;                // the deciding deal decides
+    else if (s.played >= s.planned && !s.up) {           // N deals played, the last rise ended
+      if (s.totals.A === s.totals.B) s.awaiting = true;
+      else s.winner = s.totals.A > s.totals.B ? "A" : "B";
+    }
+  }
+
+  function step(s, fields) {
+    if (fields.kind === "points") return win(s, fields.pair, Number(fields.points) || 28);
+    if (fields.kind === "tuppi") { s.winner = fields.pair; return; }
+    if (fields.kind === "forfeit") { s.winner = other(fields.pair); return; }
+    const t = tricksOf(fields);
+    const holder = t.A >= 7 ? "A" : "B";                  // the pair with at least seven tricks
+    if (t[holder] < 7) return;                            // not a deal the rules take: the server will say
+    const n = t[holder] - 6;
+    const caller = [1, 3].includes(Number(fields.caller_seat)) ? "A" : "B";
+    s.played += 1;
+    if (fields.game === "nolo") win(s, other(holder), 4 * n);
+    else win(s, holder, holder === caller ? 4 * n : 8 * n); // rami made, or robbed for double
+  }
+
+  function projected(queue) {
+    const s = {
+      up: data.up || null, rise: Number(data.rise), totals: { A: Number(data.totalA), B: Number(data.totalB) },
+      played: Number(data.played), planned: Number(data.planned), awaiting: data.awaiting === "1", winner: null,
+    };
+    for (const line of [...sentSince(), ...queue]) {
+      if (s.winner) break;
+      step(s, line.fields);
+    }
+    const name = (pair) => (pair === "A" ? data.pairA : data.pairB);
+    if (s.winner) return fill(data.winsText, { pair: name(s.winner) });
+    const parts = [s.up ? fill(data.riseText, { pair: name(s.up), rise: s.rise }) : data.tableText];
+    parts.push(fill(data.totalsText, { a: s.totals.A, b: s.totals.B }));
+    if (s.awaiting) parts.push(data.decidingText);
+    return parts.join(" · ");
   }
 
   function showQueue(note) {
     const queue = load();
+    const queued = document.getElementById("jonossa");
+    const last = document.getElementById("viimeisin");
+    if (queued) queued.hidden = !queue.length;
+    if (last) last.hidden = queue.length > 0;
     if (!queue.length && !note) {
       status.hidden = true;
       return;
     }
     status.hidden = false;
-    const waiting = queue.length
-      ? `${form.dataset.waiting.replace("%(n)s", queue.length)}: ${queue.map((l) => describe(l.fields)).join(", ")}`
-      : "";
+    let waiting = "";
+    if (queue.length) {
+      const count = fill(queue.length === 1 ? data.waitingOne : data.waitingMany, { n: queue.length });
+      const after = projected(queue);
+      waiting = `${count}: ${queue.map((l) => describe(l.fields)).join(", ")}. ${data.then} ${after}.`;
+      if (queued) queued.textContent = `${data.queuedLine} ${describe(queue[queue.length - 1].fields)} · ${after}`;
+    }
     status.textContent = [note, waiting].filter(Boolean).join(" ");
   }
 
@@ -122,6 +221,7 @@
         }
         const answer = await response.json().catch(() => ({ ok: false, errors: {} }));
         if (answer.ok) {
+          if (String(answer.version) !== String(version)) remember(line); // not a line stored before
           store(load().filter((l) => l.id !== line.id));
           version = answer.version;
           continue;
@@ -135,7 +235,10 @@
         refill(line.fields, answer);
         return;
       }
-      location.reload(); // everything is stored: the sheet as the server now has it
+      // Everything is stored: the sheet as the server now has it, from its top (a finished result is
+      // brought into view, 4. above), not where the referee stood in the form.
+      history.scrollRestoration = "manual";
+      location.reload();
     } finally {
       sending = false;
     }

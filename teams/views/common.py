@@ -3,18 +3,17 @@ search for naming a substitute."""
 
 from __future__ import annotations
 
+from registry.search import search_players
 from teams import results
-from teams.models import Team, TeamMatch
 from tournaments.models import PairMember
-from tournaments.search import search_players
 
 
-def pairs_by_id(team: Team) -> dict:
-    return {tp.pair_id: tp.pair for tp in team.team_pairs.all()}
+def pairs_by_id(team: results.TeamView) -> dict:
+    return {pair.pk: pair for pair in team.pairs}
 
 
 def match_context(
-    comp: results.Competition, row: TeamMatch, *, viewer: Team | None, organiser: bool = False
+    comp: results.Competition, row: results.TeamMatchView, *, viewer: results.TeamView | None, organiser: bool = False
 ) -> dict:
     """A team match for a page. Each team's order is shown to everyone once both have declared (or the
     match has started); before that only to the team itself (``viewer``): the other team, the public and

@@ -13,12 +13,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from teams import results, services
+from teams import results
+from teams.actions import common, orders, substitutes
 from teams.forms import OrderForm, SubstituteForm
-from teams.models import Team
+from teams.models import Team, TeamMatch
 from teams.views.common import match_context, search_candidates
+from tournaments.readmodel.weekend import rank_labels
+from tournaments.web.sure import unconfirmed
 
-LINK = services.Actor(via_link=True)
+LINK = common.Actor(via_link=True)
 
 
 def leader_link(view):
@@ -32,24 +35,32 @@ def leader_link(view):
     return wrapper
 
 
+def roster(team: Team) -> Team:
+    """The team as a model with its pairs (club and players) and substitute, for the order form (three
+    queries; the page itself reads the cached competition)."""
+    found = results.teams_queryset(team.event).get(pk=team.pk)
+    found.event = team.event
+    return found
+
+
 def show(request, team: Team, *, form=None):
     comp = results.load(team.event)
-    team = comp.teams[team.pk]
-    current = comp.current_row(team)
+    own = comp.teams[team.pk]
+    current = comp.current_row(own)
     closed = team.event.finished_at is not None
     query = request.GET.get("haku", "").strip()
     context = {
-        "event": comp.event, "comp": comp, "team": team, "current": current, "query": query, "closed": closed,
-        "candidates": search_candidates(team.event, query), "out": comp.out(team), "place": comp.places.get(team.pk),
-        "played": [r for r in comp.team_rows(team) if r.winner_id is not None],
+        "event": comp.event, "comp": comp, "team": own, "token": team.token, "current": current, "query": query,
+        "closed": closed, "candidates": search_candidates(team.event, query), "out": comp.out(own),
+        "place": _place(comp, own), "played": [r for r in comp.team_rows(own) if r.winner_id is not None],
     }
     if current is not None:
-        context.update(match_context(comp, current, viewer=team))
-        context["own_order"] = current.declared.get(team.pk)
+        context.update(match_context(comp, current, viewer=own))
+        context["own_order"] = current.declared.get(own.pk)
         context["can_declare"] = current.started_at is None and not context["locked"] and not closed
         if context["can_declare"] and form is None:
-            form = OrderForm(initial=_initial_order(team, context["own_order"]), team=team)
-        context["opponent"] = current.team_b if current.team_a_id == team.pk else current.team_a
+            form = OrderForm(initial=_initial_order(own, context["own_order"]), team=roster(team))
+        context["opponent"] = current.team_b if current.team_a_id == own.pk else current.team_a
     context["form"] = form
     # the next-match part refreshes itself while something is awaited from others (not while the leader
     # is still to declare, and never while a form has the focus)
@@ -59,24 +70,33 @@ def show(request, team: Team, *, form=None):
     return render(request, "teams/leader.html", context)
 
 
-def _initial_order(team: Team, order) -> dict:
+def _place(comp, team) -> str | None:
+    """The team's place as shown: "3.", or "5.–8." for a place four teams share (as the pair events say it)."""
+    place = comp.places.get(team.pk)
+    return None if place is None else rank_labels([place] * list(comp.places.values()).count(place))[0]
+
+
+def _initial_order(team: results.TeamView, order: results.OrderView | None) -> dict:
     if order is None:
-        return {f"order{k}": tp.pair_id for k, tp in enumerate(team.team_pairs.all(), start=1)}
+        return {f"order{k}": pk for k, pk in enumerate(team.pair_ids, start=1)}
     return {**{f"order{k}": pk for k, pk in enumerate(order.pair_ids, start=1)}, "substitute_for": order.substitute_for_id}
 
 
 @require_POST
 def declare(request, team: Team):
     comp = results.load(team.event)
-    current = comp.current_row(comp.teams[team.pk])
+    current = comp.current_row(team)
     if current is None or str(current.pk) != request.POST.get("match"):
         messages.error(request, _("Tämä ottelu ei ole joukkueesi seuraava ottelu: lataa sivu uudelleen."))
         return redirect("teams:leader", team.token)
-    form = OrderForm(request.POST, team=comp.teams[team.pk])
-    if not form.is_valid():
+    found = roster(team)
+    form = OrderForm(request.POST, team=found)
+    # the form comes filled with the registration order: declaring it takes a ticked box, not one tap
+    if not form.is_valid() or unconfirmed(request):
         return show(request, team, form=form)
+    row = TeamMatch.objects.get(pk=current.pk)
     try:
-        services.declare_order(current, comp.teams[team.pk], form.pair_ids, LINK, substitute_for=form.substitute_for)
+        orders.declare_order(row, found, form.pair_ids, LINK, substitute_for=form.substitute_for)
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
         return show(request, team, form=form)
@@ -100,7 +120,7 @@ def clear_substitute(request, team: Team):
 
 def _name(request, team: Team, player, done: str):
     try:
-        services.name_substitute(team, player, LINK)
+        substitutes.name_substitute(team, player, LINK)
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:

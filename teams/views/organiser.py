@@ -1,6 +1,6 @@
 """Organiser pages of the team competition: teams, the draw, rounds and their days, starting team matches,
 each team match's pair matches and scoresheets, publishing the places. Every page needs a login and a
-permission for the event (``organiser_required``); every change goes through ``teams.services``."""
+permission for the event (``organiser_required``); every change goes through ``teams.actions``."""
 
 from __future__ import annotations
 
@@ -16,17 +16,19 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from teams import entry, printing, results, services
+from lib.http import int_param, pdf_response, private_link, public_url
+from teams import entry, history, printing, results
+from teams.actions import bracket, common, rosters, substitutes
+from teams.actions import orders as orders_actions
+from teams.actions import places as places_actions
 from teams.forms import PLAYER_SLOTS, DayForm, DrawForm, SubstituteForm, TeamForm
 from teams.models import Team, TeamMatch
 from teams.views.common import match_context, search_candidates
-from tournaments import services as tournament_services
-from tournaments.forms_results import confirmations
+from tournaments.actions import results as result_actions
 from tournaments.models import Event
-from tournaments.permissions import organiser_required
-from tournaments.printing import pdf_response, public_url
-from tournaments.sure import unconfirmed
-from tuppiliitto.http import private_link
+from tournaments.web.forms_results import confirmations
+from tournaments.web.permissions import organiser_required
+from tournaments.web.sure import unconfirmed
 
 
 def team_organiser(view):
@@ -46,17 +48,20 @@ def _error(request, exc: ValidationError) -> None:
     messages.error(request, " ".join(exc.messages))
 
 
-def link_url(request, team: Team) -> str:
-    return public_url(request, reverse("teams:leader", args=[team.token]))
+def link_url(request, token: str) -> str:
+    """A leader's secret link (read from the database by the organiser's page, never from the caches)."""
+    return public_url(request, reverse("teams:leader", args=[token]))
+
+
+def tokens(*team_ids) -> dict[int, str]:
+    return dict(Team.objects.filter(pk__in=team_ids).values_list("pk", "token"))
 
 
 @team_organiser
 def overview(request, event):
-    """The teams (with their marks and secret links) and the draw."""
+    """The teams (with their marks) and the draw."""
     comp = results.load(event)
     teams = list(comp.teams.values())
-    for team in teams:
-        team.link = link_url(request, team)
     context = {"event": event, "comp": comp, "teams": teams, "draw_form": DrawForm(), "section": "teams"}
     return render(request, "teams/organiser/overview.html", context)
 
@@ -106,7 +111,7 @@ def team_new(request, event):
     form = _team_form(request, event)
     if form.is_bound and form.is_valid():
         try:
-            team = services.create_team(event, **_team_fields(form))
+            team = rosters.create_team(event, **_team_fields(form))
         except ValidationError as exc:
             form.add_error(None, exc)
         else:
@@ -125,7 +130,7 @@ def team_edit(request, event, team_id):
     form = _team_form(request, event, found)
     if form.is_bound and form.is_valid():
         try:
-            services.update_team(found, **_team_fields(form))
+            rosters.update_team(found, **_team_fields(form))
         except ValidationError as exc:
             form.add_error(None, exc)
         else:
@@ -141,7 +146,7 @@ def player_search(request, event):
     if slot not in PLAYER_SLOTS:
         raise Http404
     query = (request.GET.get(f"{slot}_q") or request.GET.get("q") or "")[:100]
-    team = Team.objects.filter(event=event, pk=_int(request.GET.get("joukkue"))).first()
+    team = Team.objects.filter(event=event, pk=int_param(request.GET.get("joukkue"))).first()
     players = entry.search(event, query, team)
     context = {
         "slot": slot, "label": entry.slot_label(slot), "query": query, "players": players, "picked_id": None,
@@ -149,10 +154,6 @@ def player_search(request, event):
     }
     return render(request, "teams/organiser/_player_choices.html", context)
 
-
-def _int(value) -> int | None:
-    text = str(value or "")
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 19 else None
 
 
 @team_organiser
@@ -165,7 +166,7 @@ def draw(request, event):
         messages.error(request, _("Siemenen on oltava kokonaisluku."))
         return redirect("teams_organiser:overview", event.slug)
     try:
-        services.draw(event, request.user, seed=form.cleaned_data["seed"])
+        bracket.draw(event, request.user, seed=form.cleaned_data["seed"])
     except ValidationError as exc:
         _error(request, exc)
         return redirect("teams_organiser:overview", event.slug)
@@ -181,13 +182,14 @@ def team(request, event, team_id):
     if found is None:
         raise Http404
     query = request.GET.get("haku", "").strip()
+    link = link_url(request, tokens(found.pk)[found.pk])
     context = {
         "event": event,
         "comp": comp,
         "team": found,
-        "link": link_url(request, found),
+        "link": link,
         # the same link as a QR code, for the leader to scan with a phone at the venue
-        "link_qr": segno.make(link_url(request, found), error="m").svg_data_uri(scale=4, border=2),
+        "link_qr": segno.make(link, error="m").svg_data_uri(scale=4, border=2),
         "query": query,
         "candidates": search_candidates(event, query),
         "section": "teams",
@@ -208,7 +210,7 @@ def substitute(request, event, team_id):
             return redirect("teams_organiser:team", event.slug, found.pk)
         player = form.cleaned_data["player"]
     try:
-        services.name_substitute(found, player, services.Actor(user=request.user))
+        substitutes.name_substitute(found, player, common.Actor(user=request.user))
     except ValidationError as exc:
         _error(request, exc)
     else:
@@ -223,7 +225,7 @@ def team_delete(request, event, team_id):
     if unconfirmed(request):
         return redirect("teams_organiser:team", event.slug, found.pk)
     try:
-        services.delete_team(found)
+        rosters.delete_team(found)
     except ValidationError as exc:
         _error(request, exc)
         return redirect("teams_organiser:team", event.slug, found.pk)
@@ -261,7 +263,7 @@ def rounds(request, event):
                 "is_third": is_third,
             }
         )
-    unconfirmed = tournament_services.unconfirmed(event).select_related("pair_a", "pair_b").prefetch_related(
+    unconfirmed = result_actions.unconfirmed(event).select_related("pair_a", "pair_b").prefetch_related(
         "pair_a__members__player", "pair_b__members__player"
     ) if comp.finished else []
     context = {"event": event, "comp": comp, "rounds": views, "section": "rounds", "unconfirmed": unconfirmed}
@@ -276,7 +278,7 @@ def round_day(request, event, number):
         messages.error(request, _("Anna päivä muodossa vvvv-kk-pp."))
     else:
         try:
-            services.set_round_day(event, number, form.cleaned_data["day"])
+            bracket.set_round_day(event, number, form.cleaned_data["day"])
         except ValidationError as exc:
             _error(request, exc)
         else:
@@ -290,7 +292,7 @@ def start_round(request, event, number):
     if unconfirmed(request):
         return redirect("teams_organiser:rounds", event.slug)
     try:
-        started, waiting = services.start_round(event, number, request.user)
+        started, waiting = orders_actions.start_round(event, number, request.user)
     except ValidationError as exc:
         _error(request, exc)
     else:
@@ -310,7 +312,7 @@ def start_round(request, event, number):
     return redirect("teams_organiser:rounds", event.slug)
 
 
-def _row(event, match_id) -> tuple[results.Competition, TeamMatch]:
+def _row(event, match_id) -> tuple[results.Competition, results.TeamMatchView]:
     comp = results.load(event)
     row = next((r for r in comp.rows if r.pk == match_id and not r.bye), None)
     if row is None:
@@ -323,13 +325,15 @@ def match(request, event, match_id):
     """One team match: both teams, the declarations (each order shown once both are in), the three pair
     matches with their scoresheets, printing them, starting or undoing the start."""
     comp, row = _row(event, match_id)
+    links = tokens(row.team_a_id, row.team_b_id)
     context = {
         **match_context(comp, row, viewer=None, organiser=True),
-        "history": results.history(row),
+        "event": event,
+        "history": history.history(row),
         "section": "rounds",
+        "link_a": link_url(request, links[row.team_a_id]),
+        "link_b": link_url(request, links[row.team_b_id]),
     }
-    for team in (row.team_a, row.team_b):
-        team.link = link_url(request, team)
     return render(request, "teams/organiser/match.html", context)
 
 
@@ -351,20 +355,20 @@ def _match_step(request, event, match_id, step, done: str):
 @require_POST
 def start_match(request, event, match_id):
     done = _("Ottelu alkoi: parien ottelut ja pöytäkirjat ovat valmiina.")
-    return _match_step(request, event, match_id, services.start_team_match, done)
+    return _match_step(request, event, match_id, orders_actions.start_team_match, done)
 
 
 @team_organiser
 @require_POST
 def cancel_start(request, event, match_id):
-    return _match_step(request, event, match_id, services.cancel_start, _("Aloitus peruttu."))
+    return _match_step(request, event, match_id, orders_actions.cancel_start, _("Aloitus peruttu."))
 
 
 @team_organiser
 @require_POST
 def reopen_orders(request, event, match_id):
     done = _("Järjestykset avattu: molemmat joukkueenjohtajat ilmoittavat ne uudelleen.")
-    return _match_step(request, event, match_id, services.reopen_orders, done)
+    return _match_step(request, event, match_id, orders_actions.reopen_orders, done)
 
 
 @team_organiser
@@ -383,7 +387,7 @@ def match_sheets(request, event, match_id):
 def leader_links(request, event):
     """Every leader's secret link with its QR code on one printout (slips to cut and hand out)."""
     teams = list(results.teams_queryset(event))
-    pdf = printing.leader_links_pdf(event, teams, lambda team: link_url(request, team))
+    pdf = printing.leader_links_pdf(event, teams, lambda team: link_url(request, team.token))
     return pdf_response(pdf, f"{event.slug}-joukkueenjohtajat.pdf")
 
 
@@ -394,7 +398,7 @@ def publish(request, event):
         messages.error(request, _("Vahvista julkaisu rastilla."))
         return redirect("teams_organiser:rounds", event.slug)
     try:
-        services.publish(event, request.user, confirm=confirmations(request.POST))
+        places_actions.publish(event, request.user, confirm=confirmations(request.POST))
     except ValidationError as exc:
         _error(request, exc)
     else:

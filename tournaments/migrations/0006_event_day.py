@@ -2,6 +2,7 @@
 
 import datetime
 import django.db.models.deletion
+import lib.formulas
 import tournaments.validators
 from django.conf import settings
 from django.db import migrations, models
@@ -75,7 +76,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='match',
             name='referee',
-            field=models.CharField(blank=True, max_length=80, validators=[tournaments.validators.reject_formula], verbose_name='tuomari'),
+            field=models.CharField(blank=True, max_length=80, validators=[lib.formulas.reject_formula], verbose_name='tuomari'),
         ),
         migrations.AddField(
             model_name='pair',

@@ -1,8 +1,8 @@
-"""Template tags of the public pages' outlook (``tournaments.outlook``)."""
+"""Template tags of the public pages' outlook (``tournaments.readmodel.outlook``)."""
 
 from django import template
 
-from tournaments import outlook
+from tournaments.readmodel import outlook
 
 register = template.Library()
 

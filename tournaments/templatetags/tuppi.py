@@ -1,11 +1,12 @@
-"""Template filters for the rules' words, said in one place (``tournaments.results``)."""
+"""Template filters for the rules' words, said in one place (``tournaments.readmodel.results``)."""
 
 from django import template
 from django.utils.translation import gettext as _
 
 from scoring.match import PENALTY_POINTS
 from tournaments import extensions
-from tournaments.results import MARKS, SHORT_LABELS, decided_by_label
+from tournaments.readmodel.results import MARKS, SHORT_LABELS, decided_by_label
+from tournaments.readmodel.weekend import rank_labels
 
 register = template.Library()
 
@@ -52,3 +53,11 @@ def organiser_home(event) -> str:
 def match_label(match) -> str:
     """A match's own name where it has one (a team match's pair match: "Loppuottelu · pari 1"), else ""."""
     return extensions.match_labels([match]).get(match.pk, "")
+
+
+@register.filter
+def place_ranges(ranking):
+    """``[(place, x), …]`` as ``[(label, x), …]``: a place several share is shown as the range they hold,
+    "5.–8.", as the pair events show it (``tournaments.readmodel.weekend.rank_labels``), not "5." four times."""
+    ranking = list(ranking or ())
+    return list(zip(rank_labels([place for place, _x in ranking]), [x for _place, x in ranking], strict=True))

@@ -2,7 +2,7 @@
 
 Creates a season's cup events (default 4), the summer event (*kesäkisa*) and the SM pair tournament,
 each a two-day event of ``--pairs`` pairs from the demo registry, drawn and played to published final
-places by the same machinery as ``simulate_event`` (``tournaments.simulation.play_weekend``), and counts
+places by the same machinery as ``simulate_event`` (``tournaments.actions.simulation.play_weekend``), and counts
 them for the cup with the weights of RULES.md §8 (1, ½ for the summer event). Pairs come from a fixed
 roster, so that the same two players meet again and the fixed-pair ranking means something; after the
 second event one player's transfer is confirmed and their pair plays on for the new club (RULES.md §7:
@@ -21,10 +21,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from cup.models import CupEvent, default_weight
-from tournaments import services
+from registry.demo import ensure_registry
+from registry.models import Club, Player, Season, SeasonClub, Transfer
+from tournaments.actions import draw, entries
+from tournaments.actions.simulation import play_weekend
 from tournaments.management.commands.setup_demo import DEMO_ORGANISER
-from tournaments.models import Club, Event, Player, Season, SeasonClub, Transfer, unique_event_slug
-from tournaments.simulation import ensure_registry, play_weekend
+from tournaments.models import Event, unique_event_slug
 
 VENUES = ["Oulu", "Rovaniemi", "Kemi", "Tornio", "Kajaani", "Raahe", "Ylivieska", "Kuusamo"]
 
@@ -130,10 +132,10 @@ class Command(BaseCommand):
             event.organisers.add(organiser)
         for index in sorted(rng.sample(range(len(roster)), pairs)):
             p1, p2, club = roster[index]
-            pair = services.create_pair(event, p1, p2, club)
-            services.set_checked_in(pair, True)
+            pair = entries.create_pair(event, p1, p2, club)
+            entries.set_checked_in(pair, True)
         try:
-            services.draw_groups(event, None, seed=rng.randrange(1, 2**31))
+            draw.draw_groups(event, None, seed=rng.randrange(1, 2**31))
         except ValidationError as exc:
             raise CommandError(" ".join(exc.messages)) from exc
         CupEvent.objects.create(event=event, weight=default_weight(kind))

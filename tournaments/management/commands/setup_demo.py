@@ -14,10 +14,10 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from registry.demo import ensure_registry
 from tournaments import extensions
-from tournaments.demo import create_demo_events
+from tournaments.actions.demo import create_demo_events
 from tournaments.models import Event
-from tournaments.simulation import ensure_registry
 
 DEMO_ORGANISER = ("jarjestaja", "tuppi-demo-2026")
 DEMO_STAFF = ("liitto", "tuppi-liitto-2026")

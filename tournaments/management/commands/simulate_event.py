@@ -15,10 +15,12 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments import services
+from registry.demo import ensure_registry
+from registry.models import Player, Season
+from tournaments.actions import draw as draw_actions
+from tournaments.actions.simulation import enter_random_pairs, play_weekend
 from tournaments.management.commands.setup_demo import DEMO_ORGANISER
-from tournaments.models import Event, Player, Season, unique_event_slug
-from tournaments.simulation import ensure_registry, enter_random_pairs, play_weekend
+from tournaments.models import Event, unique_event_slug
 
 
 class Command(BaseCommand):
@@ -56,7 +58,7 @@ class Command(BaseCommand):
                 event.organisers.add(organiser)
             enter_random_pairs(event, pairs, rng)
             try:
-                services.draw_groups(event, None, seed=seed)
+                draw_actions.draw_groups(event, None, seed=seed)
             except ValidationError as exc:
                 raise CommandError(" ".join(exc.messages)) from exc
         groups = event.groups.count()

@@ -4,7 +4,8 @@ Works out the laptop's address on the network (or takes ``--address``), refuses 
 migrates the database (SQLite by default: ``db.sqlite3``), compiles the translations and collects the
 static files, prints the address with a QR code of it, and then becomes gunicorn with production
 settings over plain HTTP, ``TUPPI_PUBLIC_URL`` set to that address (every printed link and QR code
-points at the laptop) and the address allowed as a host. Ctrl-C stops it. See ``tuppiliitto.venue``.
+points at the laptop) and the address allowed as a host. Ctrl-C stops it. See ``lib.venue``.
+It talks to the organiser in Finnish (issue #25), as the site does.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from tuppiliitto import venue
+from lib import venue
 
 
 def _port(text: str) -> int:
@@ -31,29 +32,31 @@ def _port(text: str) -> int:
 
 
 class Command(BaseCommand):
-    help = "Serve the site on the local network (gunicorn, production settings, SQLite) for an event."
+    help = "Jakaa sivuston kisapaikan paikallisverkkoon (gunicorn, tuotantoasetukset, SQLite)."
 
     # Replaced in tests: the last step, which never returns (the process becomes gunicorn).
     exec_server = staticmethod(os.execve)
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--address", help="the address phones reach this machine at (default: worked out from the network)"
+            "--address", help="osoite, josta puhelimet tavoittavat tämän koneen (oletus: päätellään verkosta)"
         )
-        parser.add_argument("--port", type=_port, default=venue.DEFAULT_PORT, help="default 8000")
-        parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes; default 3")
+        parser.add_argument("--port", type=_port, default=venue.DEFAULT_PORT, help="oletus 8000")
+        parser.add_argument("--workers", type=int, default=3, help="gunicornin työprosessit; oletus 3")
         parser.add_argument(
-            "--skip-setup", action="store_true", help="start at once: no migrate, compilemessages, collectstatic"
+            "--skip-setup", action="store_true",
+            help="käynnistä heti: ilman migrate-, compilemessages- ja collectstatic-vaiheita",
         )
 
     def handle(self, *args, address=None, port=venue.DEFAULT_PORT, workers=3, skip_setup=False, **options):
         if not 1 <= workers <= 16:
-            raise CommandError("--workers must be 1–16")
+            raise CommandError("--workers on 1–16")
         address = (address or "").strip() or venue.lan_address()
         if not address:
             raise CommandError(
-                "This machine has no address on a local network (only 127.0.0.1). Join the venue's Wi-Fi "
-                "or start a hotspot, or give the address: manage.py venue --address 192.168.1.20"
+                "Tällä koneella ei ole osoitetta paikallisverkossa (vain 127.0.0.1). Liity kisapaikan "
+                "Wi-Fi-verkkoon tai käynnistä puhelimen yhteyspiste, tai anna osoite: "
+                "manage.py venue --address 192.168.1.20"
             )
         try:
             venue.check_port_free(port)
@@ -76,15 +79,15 @@ class Command(BaseCommand):
         if shutil.which("msgfmt"):
             call_command("compilemessages", ignore_patterns=[".venv", "*/.venv"], verbosity=quiet)
         else:
-            self.stderr.write("gettext (msgfmt) is missing: the English pages stay untranslated.")
+            self.stderr.write("gettext (msgfmt) puuttuu: englanninkieliset sivut jäävät kääntämättä.")
         call_command("collectstatic", interactive=False, verbosity=quiet)
 
     def _announce(self, url: str, hosts: str) -> None:
         out = self.stdout
         out.write("")
-        out.write(self.style.SUCCESS(f"Tuppiliitto at the venue: {url}/"))
-        out.write("Phones on the same network open this address (or scan the code); printed scoresheets")
-        out.write("and links point here. Organisers log in at " + url + "/jarjestaja/")
+        out.write(self.style.SUCCESS(f"Tuppiliitto kisapaikalla: {url}/"))
+        out.write("Samassa verkossa olevat puhelimet avaavat tämän osoitteen (tai lukevat koodin); tulostetut")
+        out.write("pöytäkirjat ja linkit osoittavat tänne. Järjestäjät kirjautuvat osoitteessa " + url + "/jarjestaja/")
         out.write("")
         code = io.StringIO()
         segno.make(url + "/", error="m").terminal(out=code, compact=True)
@@ -92,11 +95,11 @@ class Command(BaseCommand):
         out.write("")
         database = settings.DATABASES["default"]
         name = database.get("NAME")
-        out.write(f"Database: {name}" if "sqlite" in database["ENGINE"] else "Database: PostgreSQL")
+        out.write(f"Tietokanta: {name}" if "sqlite" in database["ENGINE"] else "Tietokanta: PostgreSQL")
         if not get_user_model().objects.filter(is_active=True).exists():
             out.write(
-                self.style.WARNING("No user accounts yet: create one with manage.py createsuperuser")
+                self.style.WARNING("Käyttäjätunnuksia ei vielä ole: luo tunnus komennolla manage.py createsuperuser")
             )
-        out.write(f"Allowed hosts: {hosts}")
-        out.write("Press Ctrl-C to stop. Make a backup now and then: manage.py backup FILE")
+        out.write(f"Sallitut osoitteet: {hosts}")
+        out.write("Pysäytä painamalla Ctrl-C. Ota välillä varmuuskopio: manage.py backup TIEDOSTO")
         out.write("")

@@ -1,0 +1,1 @@
+"""The read side: the registry as a document for the venue laptops."""

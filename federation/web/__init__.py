@@ -1,0 +1,1 @@
+"""The web layer: the registry and import API, the organiser's token page."""

@@ -1,0 +1,1 @@
+"""The outputs: printouts (PDFs)."""

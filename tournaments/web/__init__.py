@@ -1,0 +1,1 @@
+"""The web layer: views by audience, their URLs and forms, permissions."""
