@@ -47,7 +47,7 @@ def empty_caches():
     """Every test starts with empty caches: derived snapshots of another test's events never leak in."""
     from django.core.cache import cache
 
-    from tournaments import caching
+    from lib import caching
 
     cache.clear()
     caching.clear_local()
@@ -57,7 +57,8 @@ def empty_caches():
 
 @pytest.fixture
 def make_event(db):
-    from tournaments.models import Event, Season
+    from registry.models import Season
+    from tournaments.models import Event
 
     counter = {"n": 0}
 

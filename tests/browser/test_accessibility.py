@@ -9,7 +9,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.core.management import call_command
 
-from tournaments import services
+from tournaments.actions import entries as entry_actions
 from tournaments.management.commands.setup_demo import DEMO_ORGANISER
 from tournaments.models import Event, Match
 
@@ -29,8 +29,8 @@ def demo(db):
     }
     # withdrawn pairs, struck through wherever they are listed (their contrast is checked too)
     live_group_b = demo["live"].groups.get(name="B")
-    services.withdraw_pair(live_group_b.entries.order_by("slot").last().pair, None)
-    services.withdraw_pair(demo["upcoming"].pairs.order_by("number").first(), None)
+    entry_actions.withdraw_pair(live_group_b.entries.order_by("slot").last().pair, None)
+    entry_actions.withdraw_pair(demo["upcoming"].pairs.order_by("number").first(), None)
     return demo
 
 
@@ -51,7 +51,17 @@ def public_pages(demo) -> list[str]:
         f"/kisat/{finished.slug}/lohkot/A/",
         "/cup/",
         f"/tulos/{open_match.token}/",
+        *archive_pages(finished),
     ]
+
+
+def archive_pages(finished) -> list[str]:
+    """Issue #28: the archive's pages, for a player of the finished event and the player's first opponent."""
+    played = finished.matches.filter(status=Match.Status.FINISHED).order_by("pk").first()
+    me = played.pair_a.members.order_by("position").first().player_id
+    other = played.pair_b.members.order_by("position").first().player_id
+    return ["/pelaajat/", "/pelaajat/?q=a", f"/pelaajat/{me}/", f"/pelaajat/{me}/vs/{other}/", "/kerhot/",
+            f"/kerhot/{played.pair_a.club_id}/", "/kaudet/", f"/kaudet/{finished.season_id}/"]
 
 
 def organiser_pages(demo) -> list[str]:

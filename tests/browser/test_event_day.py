@@ -3,6 +3,7 @@ on a laptop (two do not come), draw the groups, and show round 1's tables on a p
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -72,7 +73,8 @@ def test_import_check_in_draw_and_show_round_one(browser, live_server, event):
     round_one = Match.objects.filter(event=event, round=1).select_related("pair_a", "pair_b")
     assert page.locator(".fixture").count() == round_one.count()
     for match in round_one:
-        card = page.locator(".fixture", has=page.locator(f'[aria-label="Pöytä {match.table}"]'))
+        number = page.locator(".table-no", has_text=re.compile(rf"^\s*pöytä\s+{match.table}\s*$"))
+        card = page.locator(".fixture", has=number)  # the table number with its visible label (issue #25.10)
         assert card.count() == 1
     assert no_horizontal_scroll(page)
     phone.close()

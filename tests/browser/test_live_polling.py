@@ -10,8 +10,8 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.web.builders import add_pairs
-from tournaments import services
+from tests.support.builders import add_pairs
+from tournaments.actions import draw
 from tournaments.models import Event, Match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -47,7 +47,7 @@ def test_phones_follow_a_referee_and_keep_their_place(browser, live_server, make
         format=Event.Format.ONE_STAGE, group_count=1,
     )
     add_pairs(event, 8)  # one group of 8: a cross table wider than a phone
-    services.draw_groups(event, organiser, seed=2)
+    draw.draw_groups(event, organiser, seed=2)
     match = Match.objects.filter(event=event, round=1).order_by("table").first()
     group_url = f"{live_server.url}/kisat/kaamostuppi/lohkot/A/"
 

@@ -8,8 +8,8 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.web.builders import add_pairs
-from tournaments import services
+from tests.support.builders import add_pairs
+from tournaments.actions import draw
 from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -33,7 +33,7 @@ def enter_deal(page, game: str, tricks_a: int, caller_seat: int | None = None) -
 def test_referee_enters_a_match_while_a_player_watches(browser, live_server, make_event, organiser):
     event = make_event(name="Joulutuppi", slug="joulutuppi", starts_on=timezone.localdate())
     add_pairs(event, 16)
-    services.draw_groups(event, organiser, seed=11)
+    draw.draw_groups(event, organiser, seed=11)
     match = Match.objects.get(event=event, group__name="A")  # groups of 2: one match
     a, b = match.pair_a.name, match.pair_b.name
 

@@ -8,9 +8,10 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.web.builders import add_pairs, clubs
-from tournaments import services
-from tournaments.models import Event, Player
+from registry.models import Player
+from tests.support.builders import add_pairs, clubs
+from tournaments.actions import draw, entries
+from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,9 +25,9 @@ def event(make_event, organiser):
     add_pairs(event, 5)
     aino = Player.objects.create(first_name="Aino", last_name="Kivelä", member_number="M1")
     olli = Player.objects.create(first_name="Olli", last_name="Mäkäräinen", member_number="M2")
-    pair = services.create_pair(event, aino, olli, clubs()[0])
-    services.set_checked_in(pair, True)
-    services.draw_groups(event, organiser, seed=3)
+    pair = entries.create_pair(event, aino, olli, clubs()[0])
+    entries.set_checked_in(pair, True)
+    draw.draw_groups(event, organiser, seed=3)
     pair.refresh_from_db()
     return event, pair
 

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from tests.browser.login import log_in
-from tournaments import sunday
+from tournaments.actions import sunday
 from tournaments.models import Event
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]

@@ -1,6 +1,7 @@
 """Issue #14, done when: a player finds the Sunday table on the pair page at 390 px; and issue #18: on a
-phone names wrap between words (never inside one), round/table stays on one line ("1/15"), the cross
-table shows that it scrolls."""
+phone names wrap between words (never inside one), a table number stays on one line under its label
+("pöytä 15", issue #25.10), the cross table shows that it scrolls; issue #25.8: a resting pair's page
+leads with the rest."""
 
 from __future__ import annotations
 
@@ -12,10 +13,13 @@ from django.core.management import call_command
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.web.builders import add_pairs
-from tournaments import readmodel, services, sunday
+from tests.support.builders import add_pairs
+from tests.support.results_helpers import one_group_event
+from tournaments.actions import draw as draw_actions
+from tournaments.actions import sunday
+from tournaments.actions.simulation import play_matches
 from tournaments.models import Event, Match
-from tournaments.simulation import play_matches
+from tournaments.readmodel import build
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,7 +56,7 @@ def simulate(pairs: int, seed: int, until: str) -> Event:
 def test_a_player_finds_the_sunday_table_on_the_pair_page(browser, live_server):
     event = simulate(40, 8, "groups")
     sunday.advance(event, None)
-    snap = readmodel.build(event.pk)
+    snap = build.build(event.pk)
     table = snap.stage_tables("sunday")[0]
     pair = table.rows[0].pair
     mine = sorted((m for m in table.matches if pair.pk in (m.pair_a_id, m.pair_b_id)), key=lambda m: m.round)
@@ -84,11 +88,11 @@ def test_names_and_table_numbers_at_390(browser, live_server):
     phone.goto(f"{live_server.url}/kisat/{event.slug}/lohkot/H/")
     numbers = phone.locator(".fixture .table-no")
     expect(numbers.first).to_be_visible()
-    line = phone.evaluate("parseFloat(getComputedStyle(document.querySelector('.fixture .table-no')).lineHeight)")
-    texts = numbers.all_inner_texts()
-    assert any(t.endswith("/15") or t.endswith("/16") for t in texts)
-    for index in range(numbers.count()):
-        assert numbers.nth(index).bounding_box()["height"] < 1.5 * line, texts[index]  # "1/15" on one line
+    expect(phone.locator(".fixture .table-no small").first).to_have_text("pöytä")  # the number says what it is
+    expect(phone.locator(".fixture .meta").first).to_contain_text("kierros 1")
+    texts = [t.split() for t in numbers.all_inner_texts()]
+    assert all(t[0] == "pöytä" for t in texts) and any(t[-1] in ("15", "16") for t in texts)
+    assert phone.evaluate(WORDS_WHOLE, ".fixture .table-no") == []  # "15" on one line
     assert phone.evaluate(WORDS_WHOLE, ".fixture, table.standings td") == []
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
@@ -96,7 +100,7 @@ def test_names_and_table_numbers_at_390(browser, live_server):
 def test_the_cross_table_shows_that_it_scrolls(browser, live_server, make_event, organiser):
     event = make_event(slug="levea", starts_on=timezone.localdate(), format=Event.Format.ONE_STAGE, group_count=1)
     add_pairs(event, 8)  # a cross table of eight columns: wider than a phone
-    services.draw_groups(event, organiser, seed=2)
+    draw_actions.draw_groups(event, organiser, seed=2)
     phone = browser.new_context(**PHONE).new_page()
     phone.goto(f"{live_server.url}/kisat/{event.slug}/lohkot/A/")
     hint = phone.locator("[data-scroll-hint]")
@@ -108,3 +112,22 @@ def test_the_cross_table_shows_that_it_scrolls(browser, live_server, make_event,
     # on a wide screen the table fits and the hint goes away
     phone.set_viewport_size({"width": 1280, "height": 800})
     expect(hint).to_be_hidden()
+
+
+def test_a_resting_pair_sees_its_rest_first(browser, live_server, make_event, organiser, clock):
+    """Issue #25.8: resting in round 1, the pair's page leads with "Lepovuoro nyt" and until when, in
+    large type; its next match (round 2, at a table another match plays at now) follows, not as big."""
+    event, _group, pairs = one_group_event(make_event, organiser, 5)
+    playing = {p for m in Match.objects.filter(event=event, round=1) for p in (m.pair_a_id, m.pair_b_id)}
+    (resting,) = [p for p in pairs if p.pk not in playing]
+    clock.set("2026-12-12 11:30")  # round 1 is on
+    phone = browser.new_context(**PHONE).new_page()
+    phone.goto(f"{live_server.url}/kisat/{event.slug}/parit/{resting.number}/")
+    rest, later = phone.locator(".rest-now"), phone.locator(".next-table")
+    expect(rest).to_contain_text("Lepovuoro nyt")
+    expect(rest).to_contain_text("kierros 1 · noin klo 12.20 asti")
+    expect(later).to_contain_text("Lohko A, kierros 2 · noin 12.20")
+    assert rest.bounding_box()["y"] < later.bounding_box()["y"]  # the rest first
+    assert later.bounding_box()["y"] + later.bounding_box()["height"] < 844  # both on the first screen
+    size = "sel => parseFloat(getComputedStyle(document.querySelector(sel)).fontSize)"
+    assert phone.evaluate(size, ".rest-now .big") > phone.evaluate(size, ".next-table .later-table")

@@ -10,9 +10,10 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from tournaments import readmodel, sunday
+from tournaments.actions import sunday
+from tournaments.actions.simulation import play_matches, settle_playoffs
 from tournaments.models import Event
-from tournaments.simulation import play_matches, settle_playoffs
+from tournaments.readmodel import build
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -62,7 +63,7 @@ def test_sunday_on_a_laptop_and_a_phone(browser, live_server, organiser):
     phone.goto(f"{live_server.url}/kisat/{event.slug}/lopputulokset/")
     places = phone.locator(".final-places li")
     expect(places).to_have_count(70)
-    winner = event.pairs.get(pk=readmodel.build(event.pk).final_places[0][1])
+    winner = event.pairs.get(pk=build.build(event.pk).final_places[0][1])
     expect(places.first).to_contain_text(winner.full_name)
     expect(places.first).to_contain_text(winner.club.name)
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

@@ -13,10 +13,12 @@ from io import BytesIO
 from openpyxl import load_workbook
 
 from cup.models import CupEvent
-from tests.web.results_helpers import table_rows  # noqa: F401  (the cup tests read pages with it)
-from tournaments import services, sunday
-from tournaments.models import Club, Event, Match, Player, Season
-from tournaments.simulation import confirm_all
+from registry.models import Club, Player, Season
+from tests.support.results_helpers import table_rows  # noqa: F401  (the cup tests read pages with it)
+from tournaments.actions import draw, entries, sunday
+from tournaments.actions import results as result_actions
+from tournaments.actions.simulation import confirm_all
+from tournaments.models import Event, Match
 
 
 def club(name: str, short: str = "") -> Club:
@@ -32,8 +34,8 @@ def beat(winner, loser, *, reason: str = "") -> Match:
     organiser's reason, needed once the results are published)."""
     match = Match.objects.get(pair_a__in=[winner, loser], pair_b__in=[winner, loser])
     a, b = (40, 20) if match.pair_a_id == winner.pk else (20, 40)
-    return services.save_paper(
-        match, services.PaperData(a, b, match.deals_planned), version=None, actor=services.Actor(user=None),
+    return result_actions.save_paper(
+        match, result_actions.PaperData(a, b, match.deals_planned), version=None, actor=result_actions.Actor(user=None),
         reason=reason,
     )
 
@@ -55,10 +57,10 @@ def one_group_event(name: str, starts_on: dt.date, order, *, kind=Event.Kind.CUP
     )
     pairs = []
     for p1, p2, represents in order:
-        pair = services.create_pair(event, p1, p2, represents)
-        services.set_checked_in(pair, True)
+        pair = entries.create_pair(event, p1, p2, represents)
+        entries.set_checked_in(pair, True)
         pairs.append(pair)
-    services.draw_groups(event, None, seed=7)
+    draw.draw_groups(event, None, seed=7)
     for i, better in enumerate(pairs):
         for worse in pairs[i + 1 :]:
             beat(better, worse)

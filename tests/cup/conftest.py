@@ -33,8 +33,9 @@ from types import SimpleNamespace
 
 import pytest
 
+from registry.models import SeasonClub, Transfer
 from tests.cup.builders import club, one_group_event, player
-from tournaments.models import Event, SeasonClub, Transfer
+from tournaments.models import Event
 
 
 @pytest.fixture

@@ -3,11 +3,18 @@ rankings (values from the hand-worked season of conftest.py); only GET; 404 for 
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+from decimal import Decimal
 
+import pytest
 from django.urls import reverse
 
+from cup.models import CupEvent
+from tournaments.models import Event
 
+
+@pytest.mark.slow
 def test_seasons_list(client, hand_season):
     data = client.get(reverse("api_seasons")).json()
     assert data == {
@@ -53,6 +60,9 @@ def test_season_cup_shape_and_values(client, hand_season):
             {"event": e2, "place": 2, "points": 22, "counted": True, "match_wins": 2},
             {"event": s, "place": 3, "points": 10, "counted": False, "match_wins": 1},
         ],
+        "best": None,  # no legs left: every counted event is finished
+        "worst": None,
+        "worst_exact": None,
     }
     assert [(r["rank"], r["points"]) for r in data["players"]] == [
         (1, 47),
@@ -84,3 +94,28 @@ def test_only_get_and_404(client, hand_season):
     url = reverse("api_season_cup", args=[hand_season.season.pk])
     assert client.post(url).status_code == 405
     assert client.get(reverse("api_season_cup", args=[999])).status_code == 404
+
+
+def test_best_and_worst_reachable_positions_while_a_leg_is_left(client, hand_season):
+    # Issue #28.5: one more full cup event, not finished, is a leg left.
+    leg = Event.objects.create(
+        name="Sodankylän SM",
+        slug="sm-2026",
+        season=hand_season.season,
+        starts_on=dt.date(2026, 7, 4),
+        ends_on=dt.date(2026, 7, 5),
+        kind=Event.Kind.CUP,
+        format=Event.Format.ONE_STAGE,
+        group_count=1,
+    )
+    CupEvent.objects.create(event=leg, weight=Decimal(1))
+    data = client.get(reverse("api_season_cup", args=[hand_season.season.pk])).json()
+    p = hand_season.players
+    row = {r["player"]: r for r in data["players"]}
+    aho, ilola = row[p["Aho"].pk], row[p["Ilola"].pk]
+    # Aho (47: a 1st and a 2nd counted, best 2) wins the leg: 50, nobody else gains. Skipping it: only a
+    # win lifts Blom (47), Cajander or Dahl (43) past Aho (a 2nd only levels them), and a leg has one
+    # first place, two players: two of them pass, so the worst is 3rd.
+    assert (aho["best"], aho["worst"], aho["worst_exact"]) == (1, 3, True)
+    assert ilola["best"] > 1 and ilola["worst"] >= ilola["best"]
+    assert all(r["best"] is not None and r["worst"] is not None for r in data["pairs"])

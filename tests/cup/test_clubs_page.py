@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.urls import reverse
 
+from registry.models import SeasonClub
 from tests.cup.builders import table_rows
-from tournaments.models import SeasonClub
 
 
 def test_club_ranking_page(client, hand_season):

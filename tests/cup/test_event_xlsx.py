@@ -10,8 +10,8 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from tests.cup.builders import club, one_group_event, player, sheet_rows, workbook
-from tournaments import readmodel
 from tournaments.models import Event, PaperResult
+from tournaments.readmodel import build
 
 
 def test_summer_event_workbook(client, hand_season):
@@ -81,7 +81,7 @@ def test_simulated_two_day_event_has_sunday_groups(client, db):
     event = Event.objects.get(slug=out.getvalue().split()[-1])
     wb = workbook(client.get(reverse("cup:event_xlsx", args=[event.slug])))
     assert wb.sheetnames == ["Sijat", "Alkulohkot", "Sunnuntain lohkot"]
-    places = readmodel.build(event.pk).final_places
+    places = build.build(event.pk).final_places
     rows = sheet_rows(wb["Sijat"])
     assert [r[1].value for r in rows] == [event.pairs.get(pk=pair).number for _place, pair in places]
     assert rows[0][0].value == "1." and len(rows) == 20

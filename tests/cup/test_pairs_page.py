@@ -11,7 +11,9 @@ def test_pair_ranking_page(client, hand_season):
     season = hand_season.season
     html = client.get(reverse("cup:pairs", args=[season.pk])).content.decode()
     rows = table_rows(html, "pairs")
-    assert rows[0] == ["Sija", "Pari", "Pist.", "1", "2", "3½", "Sijat", "V"]
+    # each event column is headed with its short name and date (issue #25.9), the whole name in its title
+    assert rows[0] == ["Sija", "Pari", "Pist.", "Kemin 13.9.", "Oulun 8.11.", "Kesäkisa 13.6. ½", "Sijat", "V"]
+    assert '<abbr title="Kemin osakilpailu, 13.9.2025">Kemin</abbr>' in html
     # conftest.py: AB 47, CD 43, GH 40 ahead of EF 40 (a second place), IJ 12,5
     assert [(r[0], r[2]) for r in rows[1:]] == [
         ("1.", "47"),

@@ -16,7 +16,18 @@ def test_player_ranking_page(client, hand_season):
     assert response.status_code == 200
     html = response.content.decode()
     rows = table_rows(html, "players")
-    assert rows[0] == ["Sija", "Pelaaja", "Pist.", "1", "2", "3½", "Sijat", "V"]
+    # each event column is headed with its short name and date (issue #25.9), the whole name in its title
+    assert rows[0] == [
+        "Sija",
+        "Pelaaja",
+        "Pist.",
+        "Kemin 13.9.",
+        "Oulun 8.11.",
+        "Kesäkisa 13.6. ½",
+        "Sijat",
+        "V",
+    ]
+    assert '<abbr title="Kemin osakilpailu, 13.9.2025">Kemin</abbr>' in html
     body = {" ".join(r[1].split()[:2]): r for r in rows[1:]}  # "Anna Aho KK" -> "Anna Aho"
     # Hand-worked in conftest.py: best 2; the summer event's 10 is not counted for Aho.
     assert body["Anna Aho"] == [
@@ -46,8 +57,9 @@ def test_player_ranking_page(client, hand_season):
         "9.–10.",
     ]
     # counted and uncounted cells differ by class and by brackets, not by colour alone
-    assert len(re.findall(r'<td class="num counted"', html)) == 2 + 2 + 2 + 2 + 2 + 2 + 2 + 2 + 1 + 1
-    assert len(re.findall(r'<td class="num uncounted"', html)) == 6  # the summer event of AB, CD and EF
+    # (the table's cells list their classes in django-tables2's order: "counted num", "num uncounted")
+    assert len(re.findall(r'<td class="[^"]*\bcounted\b', html)) == 2 + 2 + 2 + 2 + 2 + 2 + 2 + 2 + 1 + 1
+    assert len(re.findall(r'<td class="[^"]*\buncounted\b', html)) == 6  # the summer event of AB, CD and EF
     # links: each player's page, each event, the other rankings and the workbook
     aho = hand_season.players["Aho"]
     assert reverse("cup:player", args=[season.pk, aho.pk]) in html
@@ -56,7 +68,7 @@ def test_player_ranking_page(client, hand_season):
         assert reverse(name, args=[season.pk]) in html
     assert reverse("cup:season_xlsx", args=[season.pk, "2025-2026"]) in html
     assert "Kultakin pelaajalta lasketaan 2 parasta kisaa." in html
-    assert '<div class="table-wrap cup-wrap">' in html
+    assert '<div class="table-wrap cup-wrap scroll-shadow" tabindex="0" role="region"' in html
 
 
 def test_unknown_season_is_404(client, db):
@@ -75,3 +87,31 @@ def test_in_english(client, hand_season):
     html = client.get(reverse("cup:players", args=[hand_season.season.pk])).content.decode()
     assert "12.5" in html  # the English decimal point; the ranks stay "1.–2."
     assert "1.–2." in html
+
+
+def test_best_and_worst_possible_position_while_a_leg_is_left(client, hand_season):
+    # Issue #28.5: an unfinished cup event is a leg left; the page adds the column (see test_api.py).
+    import datetime as dt
+    from decimal import Decimal
+
+    from cup.models import CupEvent
+    from tournaments.models import Event
+
+    season = hand_season.season
+    leg = Event.objects.create(
+        name="Sodankylän SM",
+        slug="sm-2026",
+        season=season,
+        starts_on=dt.date(2026, 7, 4),
+        ends_on=dt.date(2026, 7, 5),
+        kind=Event.Kind.CUP,
+        format=Event.Format.ONE_STAGE,
+        group_count=1,
+    )
+    CupEvent.objects.create(event=leg, weight=Decimal(1))
+    rows = table_rows(client.get(reverse("cup:players", args=[season.pk])).content.decode(), "players")
+    assert rows[0][-1] == "Paras / huonoin mahdollinen sija"
+    body = {" ".join(r[1].split()[:2]): r for r in rows[1:]}
+    assert body["Anna Aho"][-1] == "1.–3."
+    page = client.get(reverse("cup:player", args=[season.pk, hand_season.players["Aho"].pk])).content.decode()
+    assert "Paras / huonoin mahdollinen sija: 1.–3." in page

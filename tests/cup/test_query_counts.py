@@ -10,8 +10,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from registry.models import Transfer
 from tests.cup.builders import club, one_group_event, player
-from tournaments.models import Event, Transfer
+from tournaments.models import Event
 
 
 def season_of(n_events: int, year: int):
@@ -59,6 +60,6 @@ def test_queries_do_not_grow_with_events(client, db):
     small, large = urls(*season_of(2, 2024)), urls(*season_of(5, 2025))
     counts = {page: (count(client, small[page]), count(client, large[page])) for page in small}
     assert all(c[0] == c[1] for c in counts.values()), f"queries (2 events, 5 events) grew: {counts}"
-    # the first page computes the cup (its events' snapshots in one batch of twelve queries), the others
+    # the first page computes the cup (its events' snapshots in one batch of fourteen queries), the others
     # read it from the cache: a handful of queries each
     assert counts["players"][1] <= 25 and all(c[1] <= 8 for page, c in counts.items() if page != "players"), counts

@@ -16,9 +16,10 @@ from django.utils import translation
 from cup import services
 from cup.admin import CupEventForm, SeasonCupSettingsForm
 from cup.models import CupEvent, SeasonCupSettings
+from registry.models import Season
 from scoring.cup import DEFAULT_POINTS
 from scoring.errors import ScoringError
-from tournaments.models import Event, Season
+from tournaments.models import Event
 
 
 @pytest.fixture(autouse=True)

@@ -2,7 +2,7 @@
 downloads the workbook, opens it, and the totals, counted events and ties agree with the rules.
 
 The expectation is computed here independently of cup.services and scoring.cup, straight from RULES.md
-§8 and the tournaments' own final places (the event's read model, tournaments.readmodel) and match results: each
+§8 and the tournaments' own final places (the event's read model, tournaments.readmodel.snapshot) and match results: each
 place 1–16 earns 25, 22, 20, … 1 (half in the summer event), a player's best N events count (most
 points, then the better place, then more match wins, then the earlier event), and level players are
 ordered by counted first places, second places, … sixteenth places, then match wins, else share.
@@ -19,9 +19,10 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from cup.models import CupEvent
+from registry.models import Player, Season, SeasonClub, Transfer
 from tests.cup.builders import sheet_rows, workbook
-from tournaments import readmodel
-from tournaments.models import Event, PairMember, Player, Season, SeasonClub, Transfer
+from tournaments.models import Event, PairMember
+from tournaments.readmodel import build
 
 pytestmark = pytest.mark.slow  # make test-fast leaves it out
 
@@ -34,7 +35,7 @@ def expected_season(season: Season):
     results = defaultdict(list)  # player id -> [(points, place, wins, order, event id)]
     counted = CupEvent.objects.filter(event__season=season).select_related("event")
     for order, ce in enumerate(sorted(counted, key=lambda c: (c.event.starts_on, c.event.name, c.event.pk))):
-        snap = readmodel.build(ce.event.pk)
+        snap = build.build(ce.event.pk)
         places = snap.final_places
         wins = Counter(m.outcome.winner for m in snap.matches if m.outcome.finished and m.outcome.winner is not None)
         members = defaultdict(list)

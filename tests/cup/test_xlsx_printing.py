@@ -106,7 +106,7 @@ def test_libreoffice_prints_the_season_on_a_few_landscape_pages(client, db, tmp_
     out = StringIO()
     call_command("simulate_season", "--pairs", "40", "--seed", "3", stdout=out)
     season_id = int(out.getvalue().split()[-1])
-    from tournaments.models import Season
+    from registry.models import Season
 
     season = Season.objects.get(pk=season_id)
     (tmp_path / "season.xlsx").write_bytes(season_download(client, season).content)

@@ -178,6 +178,7 @@ def test_random_json(command, value):
 @pytest.mark.parametrize("command", COMMANDS)
 @FAST
 @given(data=st.data())
+@pytest.mark.slow
 def test_random_documents_of_the_right_shape(command, data):
     value = data.draw(SHAPED[command])
     check(*run_main(command, json.dumps(value, ensure_ascii=False).encode("utf-8", "surrogatepass")))

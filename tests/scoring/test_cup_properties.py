@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -92,6 +93,7 @@ def test_best_n_counts_the_events_with_most_points(events, k):
 
 @SETTINGS
 @given(seasons(), best_ns, st.randoms(use_true_random=False))
+@pytest.mark.slow
 def test_independent_of_placing_order(events, best_n, rnd):
     shuffled = []
     for e in events:

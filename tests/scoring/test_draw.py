@@ -122,6 +122,7 @@ seeds = st.one_of(st.integers(min_value=0, max_value=2**63 - 1), st.text(max_siz
 
 @settings(max_examples=60, deadline=None)
 @given(ids=pair_id_sets, seed=seeds, data=st.data())
+@pytest.mark.slow
 def test_draw_invariants(ids, seed, data):
     ids = sorted(ids)
     n = len(ids)

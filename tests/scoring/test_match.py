@@ -17,18 +17,15 @@ from scoring.match import (
     RiseEnd,
     TuppiPenalty,
     apply,
-    entry_from_json,
-    entry_to_json,
     fold,
     is_overwhelming,
     lines,
     match_points,
     overwhelming_threshold,
-    paper_result,
-    parse_match,
-    run_cli,
     start,
 )
+from scoring.match_cli import entry_from_json, entry_to_json, parse_match, run_cli
+from scoring.plausibility import paper_result
 
 A, B = Pair.A, Pair.B
 

@@ -15,7 +15,7 @@ import pytest
 
 from scoring.__main__ import main
 from scoring.errors import ScoringError
-from scoring.match import run_cli
+from scoring.match_cli import run_cli
 
 CASES = sorted((Path(__file__).parent / "cases" / "match").glob("*.json"))
 

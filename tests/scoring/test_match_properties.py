@@ -24,10 +24,9 @@ from scoring.match import (
     apply,
     fold,
     lines,
-    match_to_json,
-    run_cli,
     start,
 )
+from scoring.match_cli import match_to_json, run_cli
 from scoring.random_match import random_match
 
 PLANNED = st.sampled_from([1, 2, 4, 8, 12, 13, 16, 20, 24])

@@ -5,7 +5,7 @@ tuppi, a tuppi penalty or a forfeit) and the winner of a deciding deal (if one w
 of figures must be accepted with the fold's winner and match points (property tests on random sheets, and
 every sheet of a small match exhaustively), and figures no sheet gives are refused with the bound they
 break (the examples of the issue and one per bound). Paper entry takes at most deals played + 1 points
-penalties (the Decision in :func:`scoring.match.paper_result`); sheets with more are left out.
+penalties (the Decision in :func:`scoring.plausibility.paper_result`); sheets with more are left out.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from scoring.match import (
     TuppiPenalty,
     apply,
     fold,
-    paper_result,
     start,
 )
+from scoring.plausibility import paper_result
 from scoring.random_match import random_match
 
 A, B = Pair.A, Pair.B
@@ -94,6 +94,7 @@ generated = st.builds(
 
 @settings(max_examples=1000, deadline=None)
 @given(generated, RULES)
+@pytest.mark.slow
 def test_every_generated_sheet_is_accepted_with_its_result(match, rule):
     entries, n = match
     check_accepted(entries, n, rule)
@@ -127,6 +128,7 @@ def drawn(draw):
 
 @settings(max_examples=1500, deadline=None)
 @given(drawn(), RULES)
+@pytest.mark.slow
 def test_every_drawn_sheet_is_accepted_with_its_result(match, rule):
     entries, n = match
     assume(check_accepted(entries, n, rule))
@@ -394,7 +396,7 @@ def test_the_bounds_are_exact_at_the_limits():
 def test_each_new_refusal_has_a_finnish_message(args, kw, words):
     from django.utils import translation
 
-    from tournaments.engine_messages import MESSAGES, message
+    from tournaments.actions.engine_messages import MESSAGES, message
 
     e = refused(*args, **kw)
     assert e.code in MESSAGES

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.errors import ScoringError
-from scoring.timetable import PlannedMatch, PlannedRound, match_minutes, timetable
+from scoring.timetable import PlannedMatch, PlannedRound, follow_clock, left_minutes, match_minutes, timetable
 
 DAY = dt.datetime(2026, 12, 12, 11, 15)
 
@@ -150,6 +150,7 @@ minutes = st.integers(min_value=1, max_value=10)
 
 @settings(max_examples=300, deadline=None)
 @given(events(), minutes)
+@pytest.mark.slow
 def test_estimates_never_precede_the_plan_and_never_go_backwards(plan, per_deal):
     times = timetable(plan, minutes_per_deal=per_deal)
     assert len(times) == len(plan)
@@ -174,6 +175,7 @@ def test_a_round_starts_after_every_result_of_the_round_before(plan, per_deal):
 
 @settings(max_examples=300, deadline=None)
 @given(events(), minutes)
+@pytest.mark.slow
 def test_without_results_the_estimate_is_the_plan(plan, per_deal):
     blank = [PlannedRound(r.key, tuple(PlannedMatch(m.deals) for m in r.matches), r.starts) for r in plan]
     times = timetable(blank, minutes_per_deal=per_deal)
@@ -227,3 +229,71 @@ def test_results_exactly_on_time_leave_the_plan_unchanged(plan, per_deal):
         for r, t in zip(shape, planned, strict=True)
     ]
     assert [t.estimated for t in timetable(on_time, minutes_per_deal=per_deal)] == [t.planned for t in planned]
+
+
+# --- the clock (issue #25.5) ------------------------------------------------------------------------
+
+
+def test_a_running_round_past_its_expected_finish_moves_the_next_to_now_plus_what_is_left():
+    # round 1 planned 11.15–12.20; at 13.00 one match is in, the other has 9 of its 12 deals on the sheet
+    late = [PlannedRound(1, (PlannedMatch(12, at(12, 10)), PlannedMatch(12, deals_played=9)), DAY),
+            *rounds((12,), (12,), (12,))[1:]]
+    times = timetable(late, minutes_per_deal=5, now=at(13, 0))
+    assert times[0].started and not times[0].finished
+    assert times[1].estimated == at(13, 15) and not times[1].started  # 3 deals left: 15 minutes
+    assert times[2].estimated == at(14, 20)
+    # with 6 of 12 on the sheet the break after deal 6 is still to come: 30 + 5 minutes
+    late[0] = PlannedRound(1, (PlannedMatch(12, at(12, 10)), PlannedMatch(12, deals_played=6)), DAY)
+    assert timetable(late, minutes_per_deal=5, now=at(13, 0))[1].estimated == at(13, 35)
+    # a match with nothing on its sheet (played on paper) can finish any minute: the next round is "now"
+    late[0] = PlannedRound(1, (PlannedMatch(12, at(12, 10)), PlannedMatch(12)), DAY)
+    assert timetable(late, minutes_per_deal=5, now=at(13, 0))[1].estimated == at(13, 0)
+
+
+def test_matches_on_time_leave_the_estimates_as_they_are():
+    # at 11.35 five deals are on the sheet: 40 minutes left, 12.15, before the planned 12.20
+    plan = [PlannedRound(1, (PlannedMatch(12, deals_played=5), PlannedMatch(12)), DAY), *rounds((12,), (12,))[1:]]
+    assert [t.estimated for t in timetable(plan, minutes_per_deal=5, now=at(11, 35))] == [
+        t.estimated for t in timetable(plan, minutes_per_deal=5)
+    ]
+    # a slow match (three deals in 50 minutes: 50 left) moves the next round to 12.55
+    plan[0] = PlannedRound(1, (PlannedMatch(12, deals_played=3), PlannedMatch(12)), DAY)
+    assert timetable(plan, minutes_per_deal=5, now=at(12, 5))[1].estimated == at(12, 55)
+
+
+def test_a_round_has_started_once_its_start_has_come_and_the_round_before_is_done():
+    plan = [PlannedRound(1, (PlannedMatch(12, at(12, 30)),), DAY), *rounds((12,), (12,), (12,))[1:]]
+    times = timetable(plan, minutes_per_deal=5, now=at(11, 10))
+    assert not any(t.started for t in times)  # before the play start
+    times = timetable(plan, minutes_per_deal=5, now=at(12, 45))
+    assert [t.started for t in times] == [False, True, False]  # round 1 is done, round 2 is on
+    assert not any(t.started for t in timetable(plan, minutes_per_deal=5))  # no clock, no "started"
+
+
+def test_what_a_match_has_left():
+    assert left_minutes(12, 9, 5) == 15
+    assert left_minutes(12, 6, 5) == 35 and left_minutes(12, 7, 5) == 25
+    assert left_minutes(16, 12, 5) == 25 and left_minutes(16, 13, 5) == 15
+    assert left_minutes(12, 0, 5) == 0 and left_minutes(12, 12, 5) == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(events(), minutes, st.integers(min_value=-60, max_value=900), st.data())
+@pytest.mark.slow
+def test_with_the_clock_no_estimate_of_a_round_to_come_is_in_the_past(plan, per_deal, later, data):
+    """The issue's rule: a round not yet started never shows a start before ``now``; and moving a
+    timetable made without the clock gives the same as making it with the clock."""
+    played = [
+        PlannedRound(r.key, tuple(
+            PlannedMatch(m.deals, m.finished_at, deals_played=data.draw(st.integers(min_value=0, max_value=m.deals)))
+            for m in r.matches), r.starts)
+        for r in plan
+    ]
+    now = DAY + dt.timedelta(minutes=later)
+    times = timetable(played, minutes_per_deal=per_deal, now=now)
+    for t in times:
+        if not t.finished and not t.started:
+            assert t.estimated >= now
+        if not t.finished:
+            assert t.ends >= now
+    assert follow_clock(timetable(played, minutes_per_deal=per_deal), now) == times

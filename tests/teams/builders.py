@@ -1,14 +1,15 @@
 """Builders for the team competition tests: an SM team event with N teams of fresh players, entered
-through ``teams.services``, and pair match results entered through ``tournaments.services``."""
+through ``teams.actions``, and pair match results entered through ``tournaments.actions``."""
 
 from __future__ import annotations
 
 import datetime as dt
 
-from teams import services
+from registry.models import Club, Player
+from teams.actions import bracket, common, orders, rosters
 from teams.models import Team, TeamMatch
-from tournaments import services as tournament_services
-from tournaments.models import Club, Event, Player
+from tournaments.actions import results as result_actions
+from tournaments.models import Event
 
 
 def club(name: str) -> Club:
@@ -50,8 +51,8 @@ def add_team(
     for k in range(3):
         from_outside = k >= 3 - outside
         p1, p2 = players(2, other if from_outside else home)
-        pairs.append(services.NewPair(p1, p2))
-    return services.create_team(
+        pairs.append(rosters.NewPair(p1, p2))
+    return rosters.create_team(
         event, club=home, name=name, leader_name=f"Johtaja {name}", pairs=pairs, substitute=substitute
     )
 
@@ -63,7 +64,7 @@ def add_teams(event, n: int) -> list[Team]:
 def drawn_event(make_event, organiser, n: int, *, seed: int = 7, **fields):
     event = team_event(make_event, organiser, **fields)
     teams = add_teams(event, n)
-    services.draw(event, organiser, seed=seed)
+    bracket.draw(event, organiser, seed=seed)
     event.refresh_from_db()
     return event, teams
 
@@ -71,30 +72,39 @@ def drawn_event(make_event, organiser, n: int, *, seed: int = 7, **fields):
 def declare(row: TeamMatch, team: Team, order=(1, 2, 3), **kwargs):
     """Declare the team's pairs in the given registration numbers' order."""
     by_number = {tp.number: tp.pair_id for tp in team.team_pairs.all()}
-    return services.declare_order(
-        row, team, [by_number[k] for k in order], services.Actor(via_link=True), **kwargs
+    return orders.declare_order(
+        row, team, [by_number[k] for k in order], common.Actor(via_link=True), **kwargs
     )
 
 
+def fresh(row) -> TeamMatch:
+    """The team match as the database has it now: a model row refreshed, or the model of a row of the
+    read side (``teams.results.TeamMatchView``, plain values)."""
+    if isinstance(row, TeamMatch):
+        row.refresh_from_db()
+        return row
+    return TeamMatch.objects.select_related("event", "team_a", "team_b").get(pk=row.pk)
+
+
 def start(row: TeamMatch, user=None) -> TeamMatch:
-    row.refresh_from_db()
+    row = fresh(row)
     for team in (row.team_a, row.team_b):
         if not row.orders.filter(team=team).exists():
             declare(row, team)
-    return services.start_team_match(row, user)
+    return orders.start_team_match(row, user)
 
 
 def win(match, side: str):
     """Pair ``side`` ("A" or "B") wins the pair match at once: the other pair calls rami and takes no
-    trick, a nälsytuppi (RULES.md §1–2), entered line by line through ``tournaments.services.add_entry``
+    trick, a nälsytuppi (RULES.md §1–2), entered line by line through ``tournaments.actions.results.add_entry``
     (which sends ``result_changed``)."""
     loser_seat = 2 if side == "A" else 1
     tricks_a = 13 if side == "A" else 0
-    data = tournament_services.EntryData(
+    data = result_actions.EntryData(
         kind="deal", game="rami", caller_seat=loser_seat, tricks_a=tricks_a, tricks_b=13 - tricks_a
     )
-    return tournament_services.add_entry(
-        match, data, version=None, actor=tournament_services.Actor(user=None)
+    return result_actions.add_entry(
+        match, data, version=None, actor=result_actions.Actor(user=None)
     )
 
 
@@ -103,8 +113,9 @@ def pair_matches(row: TeamMatch):
 
 
 def play(row: TeamMatch, winner: Team, *, score=(2, 1)):
-    """Start the team match if needed and let ``winner`` win ``score`` pair matches to the other's."""
-    row.refresh_from_db()
+    """Start the team match if needed and let ``winner`` (a team or its ``TeamView``) win ``score`` pair
+    matches to the other's."""
+    row = fresh(row)
     if row.started_at is None:
         start(row)
     winner_side = "A" if winner.pk == row.team_a_id else "B"

@@ -1,4 +1,4 @@
-"""``teams.api.event_extra(readmodel.build(event.pk))``: the keys the JSON API adds for a team competition (``teams``,
+"""``teams.api.event_extra(build.build(event.pk))``: the keys the JSON API adds for a team competition (``teams``,
 ``bracket`` with the third-place match as round "third", ``final_ranking``), exactly."""
 
 from __future__ import annotations
@@ -7,13 +7,13 @@ import json
 
 from teams.api import event_extra
 from tests.teams.builders import add_team, drawn_event, pair_matches, play, row, start, team_event
-from tournaments import readmodel
+from tournaments.readmodel import build
 
 
 def test_before_the_draw(make_event):
     event = team_event(make_event)
     team = add_team(event, "Kasat", outside=2)
-    data = event_extra(readmodel.build(event.pk))
+    data = event_extra(build.build(event.pk))
     assert data == {
         "teams": [
             {
@@ -31,7 +31,7 @@ def test_before_the_draw(make_event):
 
 def test_bracket_byes_pair_matches_and_third_place(make_event, organiser):
     event, teams = drawn_event(make_event, organiser, 3)  # 4 places: slot 1 a bye; no third place
-    data = event_extra(readmodel.build(event.pk))
+    data = event_extra(build.build(event.pk))
     json.dumps(data)
     assert [(m["round"], m["slot"]) for m in data["bracket"]] == [(1, 1), (1, 2), (2, 1)]
     bye = data["bracket"][0]
@@ -42,7 +42,7 @@ def test_bracket_byes_pair_matches_and_third_place(make_event, organiser):
     event, teams = drawn_event(make_event, organiser, 4)
     s1, s2 = row(event, 1, 1), row(event, 1, 2)
     start(s1)
-    first = event_extra(readmodel.build(event.pk))["bracket"][0]
+    first = event_extra(build.build(event.pk))["bracket"][0]
     matches = pair_matches(s1)
     assert first == {
         "round": 1,
@@ -57,7 +57,7 @@ def test_bracket_byes_pair_matches_and_third_place(make_event, organiser):
     }
     play(s1, s1.team_a, score=(2, 1))
     play(s2, s2.team_b, score=(2, 1))
-    data = event_extra(readmodel.build(event.pk))
+    data = event_extra(build.build(event.pk))
     rounds = [(m["round"], m["slot"]) for m in data["bracket"]]
     assert rounds == [(1, 1), (1, 2), (2, 1), ("third", 1)]
     third = data["bracket"][3]
@@ -67,7 +67,7 @@ def test_bracket_byes_pair_matches_and_third_place(make_event, organiser):
     assert sorted(w in (m.pair_a_id for m in matches) for w in winners) == [False, True, True]
     play(row(event, 2, 1), s2.team_b)
     play(row(event, 2, 2), s1.team_b)
-    data = event_extra(readmodel.build(event.pk))
+    data = event_extra(build.build(event.pk))
     assert data["final_ranking"] == [
         {"place": 1, "team": s2.team_b_id},
         {"place": 2, "team": s1.team_a_id},
@@ -86,5 +86,5 @@ def test_shared_places_by_round_reached(make_event, organiser):
         for r in results.load(event).rows:
             if not r.bye and r.winner_id is None:
                 play(r, r.team_a)
-    places = [r["place"] for r in event_extra(readmodel.build(event.pk))["final_ranking"]]
+    places = [r["place"] for r in event_extra(build.build(event.pk))["final_ranking"]]
     assert places == [1, 2, 3, 4, 5, 5]

@@ -3,10 +3,11 @@ empty database), played to the final and the match for third place, reproducible
 
 from __future__ import annotations
 
+from registry.models import Club
 from teams import results
 from teams.models import Team, TeamMatch
 from teams.simulation import simulate_team_competition
-from tournaments.models import Club, Event, Match
+from tournaments.models import Event, Match
 
 
 def test_ten_teams_played_to_the_end(db):

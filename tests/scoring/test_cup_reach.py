@@ -1,0 +1,234 @@
+"""``scoring.cup_reach``: best and worst reachable positions, checked against brute force (issue #28.5)."""
+
+from decimal import Decimal
+from functools import cache
+from itertools import product
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoring.cup import CupEvent, PairPlacing, Placing, rank_pairs, rank_players
+from scoring.cup_reach import key, reach
+
+TABLE = (5, 3, 1)
+NEWCOMER = "new"
+
+
+def _season(histories):
+    """Past events from ``{player: [place or None per past event]}`` (place 4 = beyond the table)."""
+    n_events = max(len(h) for h in histories.values())
+    events = []
+    for e in range(n_events):
+        placings = tuple(
+            Placing(p, h[e], 0) for p, h in sorted(histories.items()) if e < len(h) and h[e] is not None
+        )
+        events.append(CupEvent(f"e{e}", 1, placings))
+    return rank_players(events, table=TABLE)
+
+
+def _leg_choices(players):
+    """Every way the enumerated players can place in one leg: at most two players a place."""
+    out = []
+    for places in product((0, 1, 2, 3), repeat=len(players)):
+        if all(places.count(p) <= 2 for p in (1, 2, 3)):
+            out.append(places)
+    return out
+
+
+@cache
+def _newcomers_ahead(free, kx, w2, best_n):
+    """Most newcomers (empty history, any legs) strictly ahead of ``kx`` in the free slots, exhaustively.
+
+    ``free[leg][p - 1]``: slots left at place p; every multiset of newcomer place vectors is tried."""
+    legs = len(w2)
+    vectors = [v for v in product((0, 1, 2, 3), repeat=legs) if any(v)]
+    ahead = [
+        v for v in vectors if key([(TABLE[p - 1] * w2[i], p) for i, p in enumerate(v) if p], best_n, 3) > kx
+    ]
+
+    @cache
+    def most(i, cap):
+        if i == len(ahead):
+            return 0
+        out = most(i + 1, cap)
+        v = ahead[i]
+        rest = [list(c) for c in cap]
+        for leg, p in enumerate(v):
+            if p:
+                rest[leg][p - 1] -= 1
+        if all(n >= 0 for c in rest for n in c):
+            out = max(out, 1 + most(i, tuple(tuple(c) for c in rest)))
+        return out
+
+    return most(0, tuple(tuple(c) for c in free))
+
+
+def _brute(standings, weights, best_n):
+    """Every outcome of the legs: min and max of 1 + the number strictly ahead, per ranked player.
+
+    The ranked players and one extra newcomer are placed in every possible way (two a place). The
+    other slots go to newcomers: for the worst position every multiset of newcomers that fits is tried
+    (``_newcomers_ahead``); for the best, only the partners a lone player needs, each playing that one
+    leg (more newcomers or more results for one can only add entrants ahead)."""
+    width = len(TABLE)
+    names = [s.entrant for s in standings] + [NEWCOMER]
+    hist = {s.entrant: [(int(r.points * 2), r.place) for r in s.events] for s in standings}
+    hist[NEWCOMER] = []
+    w2 = [int(Decimal(str(w)) * 2) for w in weights]
+    result = {s.entrant: [10**9, 0] for s in standings}
+    choices = _leg_choices(names)
+    for outcome in product(choices, repeat=len(weights)):
+        res = {n: list(hist[n]) for n in names}
+        forced = []  # fresh newcomers: partners of a lone player
+        free = []
+        for leg, places in enumerate(outcome):
+            for n, p in zip(names, places, strict=True):
+                if p:
+                    res[n].append((TABLE[p - 1] * w2[leg], p))
+            free.append(tuple(2 - places.count(p) for p in (1, 2, 3)))
+            forced.extend([(TABLE[p - 1] * w2[leg], p)] for p in (1, 2, 3) if places.count(p) == 1)
+        keys = {n: key(r, best_n, width) for n, r in res.items() if r}
+        fresh = [key(r, best_n, width) for r in forced]
+        for x in result:
+            kx = keys[x]
+            ahead = sum(1 for n, k in keys.items() if n != x and k > kx)
+            low = ahead + sum(1 for k in fresh if k > kx)
+            high = ahead + _newcomers_ahead(tuple(free), kx, tuple(w2), best_n)
+            result[x][0] = min(result[x][0], 1 + low)
+            result[x][1] = max(result[x][1], 1 + high)
+    return result
+
+
+history_st = st.lists(st.one_of(st.none(), st.integers(1, 4)), min_size=1, max_size=3)
+
+
+@st.composite
+def seasons(draw):
+    legs = draw(st.integers(1, 2))
+    n_players = draw(st.integers(1, 4 if legs == 1 else 3))
+    histories = {f"p{i}": draw(history_st) for i in range(n_players)}
+    for h in histories.values():
+        if all(p is None for p in h):
+            h[0] = draw(st.integers(1, 4))
+    weights = draw(st.lists(st.sampled_from([1, Decimal("0.5")]), min_size=legs, max_size=legs))
+    best_n = draw(st.sampled_from([None, 1, 2]))
+    return histories, weights, best_n
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seasons())
+def test_reach_equals_brute_force_over_every_outcome(season):
+    histories, weights, best_n = season
+    standings = _season(histories)
+    expected = _brute(standings, weights, best_n)
+    got = reach(standings, weights, best_n, TABLE)
+    for r in got:
+        assert r.worst_exact
+        assert [r.best, r.worst] == expected[r.entrant], r.entrant
+
+
+def test_no_legs_left_gives_nothing():
+    assert reach(_season({"a": [1]}), [], None, TABLE) == []
+
+
+def test_leader_out_of_reach_has_clinched_the_cup():
+    # a: 5+5+5 = 15; b: 3; one leg left is worth 5 at most: nobody can pass a.
+    rows = {r.entrant: r for r in reach(_season({"a": [1, 1, 1], "b": [2, None, None]}), [1], None, TABLE)}
+    assert rows["a"].best == rows["a"].worst == 1
+    assert rows["a"].clinched
+    assert not rows["b"].clinched
+    assert rows["b"].best == 2
+
+
+def _pair_brute(standings, weights, best_n):
+    """Fixed pairs: every outcome (one pair a place, a player in one pair a leg); free places to new pairs."""
+    width = len(TABLE)
+    names = [s.entrant for s in standings] + [("new1", "new2")]
+    hist = {s.entrant: [(int(r.points * 2), r.place) for r in s.events] for s in standings}
+    hist[names[-1]] = []
+    w2 = [int(Decimal(str(w)) * 2) for w in weights]
+    result = {s.entrant: [10**9, 0] for s in standings}
+    choices = []
+    for places in product((0, 1, 2, 3), repeat=len(names)):
+        playing = [n for n, p in zip(names, places, strict=True) if p]
+        members = [m for n in playing for m in n]
+        if all(places.count(p) <= 1 for p in (1, 2, 3)) and len(members) == len(set(members)):
+            choices.append(places)
+    for outcome in product(choices, repeat=len(weights)):
+        res = {n: list(hist[n]) for n in names}
+        free = []
+        for leg, places in enumerate(outcome):
+            for n, p in zip(names, places, strict=True):
+                if p:
+                    res[n].append((TABLE[p - 1] * w2[leg], p))
+            free.append(tuple(1 - places.count(p) for p in (1, 2, 3)))
+        keys = {n: key(r, best_n, width) for n, r in res.items() if r}
+        for x in result:
+            kx = keys[x]
+            ahead = sum(1 for n, k in keys.items() if n != x and k > kx)
+            high = ahead + _newcomers_ahead(tuple(free), kx, tuple(w2), best_n)
+            result[x][0] = min(result[x][0], 1 + ahead)
+            result[x][1] = max(result[x][1], 1 + high)
+    return result
+
+
+@st.composite
+def pair_seasons(draw):
+    legs = draw(st.integers(1, 2))
+    pool = ["a", "b", "c", "d"]
+    all_pairs = [(x, y) for i, x in enumerate(pool) for y in pool[i + 1 :]]
+    chosen = draw(
+        st.lists(st.sampled_from(all_pairs), min_size=1, max_size=4 if legs == 1 else 3, unique=True)
+    )
+    histories = {pair: draw(history_st) for pair in chosen}
+    for h in histories.values():
+        if all(p is None for p in h):
+            h[0] = draw(st.integers(1, 4))
+    weights = draw(st.lists(st.sampled_from([1, Decimal("0.5")]), min_size=legs, max_size=legs))
+    return histories, weights, draw(st.sampled_from([None, 1, 2]))
+
+
+@pytest.mark.slow
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pair_seasons())
+def test_pair_reach_equals_brute_force_over_every_outcome(season):
+    histories, weights, best_n = season
+    n_events = max(len(h) for h in histories.values())
+    events = [
+        CupEvent(
+            f"e{e}",
+            1,
+            tuple(PairPlacing(pair, h[e], 0) for pair, h in histories.items() if e < len(h) and h[e]),
+        )
+        for e in range(n_events)
+    ]
+    # two pairs sharing a player cannot both play one past event: keep the first of them
+    cleaned = []
+    for ev in events:
+        seen, kept = set(), []
+        for pl in ev.placings:
+            if not seen & set(pl.players):
+                seen |= set(pl.players)
+                kept.append(pl)
+        cleaned.append(CupEvent(ev.id, 1, tuple(kept)))
+    standings = rank_pairs(cleaned, table=TABLE)
+    expected = _pair_brute(standings, weights, best_n)
+    for r in reach(standings, weights, best_n, TABLE, pairs=True):
+        assert r.worst_exact
+        assert [r.best, r.worst] == expected[r.entrant], r.entrant
+
+
+def test_two_pairs_sharing_a_player_cannot_both_play_a_leg():
+    # (a, b) and (a, c) each need 2nd place or better to pass (x, y); a plays in one pair only.
+    def worst(second):
+        events = [
+            CupEvent("e0", 1, (PairPlacing(("a", "b"), 2, 0), PairPlacing(("x", "y"), 1, 0))),
+            CupEvent("e1", 1, (PairPlacing(second, 2, 0),)),
+        ]
+        rows = reach(rank_pairs(events, table=TABLE), [1], None, TABLE, pairs=True)
+        return next(r.worst for r in rows if r.entrant == ("x", "y"))
+
+    assert worst(("a", "c")) == 2
+    assert worst(("c", "d")) == 3
