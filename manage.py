@@ -8,8 +8,8 @@ def main():
     """Run administrative tasks."""
     os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'tuppiliitto.settings')
     if sys.argv[1:2] == ['venue']:
-        # The venue server runs with production settings and a secret key of its own (tuppiliitto/venue.py).
-        from tuppiliitto.venue import prepare_launcher
+        # The venue server runs with production settings and a secret key of its own (lib/venue.py).
+        from lib.venue import prepare_launcher
 
         prepare_launcher(os.environ)
     try:

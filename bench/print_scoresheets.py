@@ -28,7 +28,7 @@ from django.core.management import call_command  # noqa: E402
 from django.utils import translation  # noqa: E402
 
 from tournaments.models import Event, Match  # noqa: E402
-from tournaments.printing import scoresheets_pdf  # noqa: E402
+from tournaments.output.printing import scoresheets_pdf  # noqa: E402
 
 
 def main() -> None:

@@ -6,7 +6,7 @@ Run: DJANGO_SETTINGS_MODULE=tuppiliitto.settings_test .venv/bin/python bench/res
 It sets Django up itself on a throwaway SQLite file, bench/out/results_pages.sqlite3 (git-ignored), builds
 the event on the first run and reuses it (found by its slug) afterwards. ``BENCH_DATABASE_URL`` selects
 another database instead (for example a scratch PostgreSQL database); ``--fresh`` rebuilds the event.
-The query counts themselves are asserted by tests/web/test_query_counts.py; this script only times.
+The query counts themselves are asserted by tests/tournaments/web/test_query_counts.py; this script only times.
 """
 
 from __future__ import annotations

@@ -1,0 +1,87 @@
+"""Prints how long scoring.cup_reach.reach takes for a season of 300 players with 3 legs left
+(issue #28.5: target 50 ms), beside rank_players on the same season as a reference, and how many rows
+got an exact worst position (the rest carry a safe bound). Wall clock: other load shows in the figures.
+
+Run: .venv/bin/python bench/cup_reach_speed.py
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from scoring.cup import CupEvent, PairPlacing, rank_pairs, rank_players  # noqa: E402
+from scoring.cup_reach import reach  # noqa: E402
+
+TARGET_MS = 50.0
+
+
+def season(seed: int, players: int = 300, played: int = 6):
+    """``played`` events of 48 pairs drawn from ``players`` players (places 1..48, 17 on earn nothing)."""
+    rnd = random.Random(seed)
+    ids = [f"p{i}" for i in range(players)]
+    events = []
+    for e in range(played):
+        field = rnd.sample(ids, 96)
+        placings = tuple(
+            PairPlacing((field[2 * i], field[2 * i + 1]), i + 1, rnd.randrange(8)) for i in range(48)
+        )
+        events.append(CupEvent(f"e{e}", 1, placings))
+    return events
+
+
+def timed(fn, runs: int = 5) -> tuple[float, object]:
+    times, out = [], None
+    for _ in range(runs):
+        t = time.perf_counter()
+        out = fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times), out
+
+
+def main() -> None:
+    events = season(1)
+    weights = [1, 1, 1]
+    ms_rank, rows = timed(lambda: rank_players(events))
+    ms_reach, got = timed(lambda: reach(rows, weights), runs=3)
+    exact = sum(1 for r in got if r.worst_exact)
+    print(f"players: {len(rows)}, legs left: {len(weights)}")
+    print(f"rank_players (reference): {ms_rank:8.1f} ms")
+    print(f"reach, players:           {ms_reach:8.1f} ms  exact worst: {exact}/{len(got)}")
+    print(f"target {TARGET_MS:.0f} ms: {'met' if ms_reach <= TARGET_MS else 'NOT MET'} (time)")
+    whole = exact == len(got) and ms_reach <= TARGET_MS
+    print(f"target {TARGET_MS:.0f} ms with every worst exact: {'met' if whole else 'NOT MET'}")
+    pair_rows = rank_pairs(events)
+    ms_pairs, got_p = timed(lambda: reach(pair_rows, weights, pairs=True), runs=1)
+    exact_p = sum(1 for r in got_p if r.worst_exact)
+    print(f"reach, fixed pairs ({len(pair_rows)}): {ms_pairs:8.1f} ms  exact worst: {exact_p}/{len(got_p)}")
+    for n_players, legs in ((300, 1), (40, 1), (40, 2), (40, 3)):
+        small = rank_players(
+            season(2, players=n_players, played=4) if n_players > 96 else small_season(n_players)
+        )
+        ms, got = timed(lambda s=small, k=legs: reach(s, [1] * k), runs=1)
+        exact = sum(1 for r in got if r.worst_exact)
+        print(
+            f"reach, {len(small)} players, {legs} leg(s) left: {ms:8.1f} ms  exact worst: {exact}/{len(got)}"
+        )
+
+
+def small_season(players: int):
+    """Four events of ``players // 2`` pairs among ``players`` players."""
+    rnd = random.Random(3)
+    ids = [f"p{i}" for i in range(players)]
+    events = []
+    for e in range(4):
+        field = rnd.sample(ids, players)
+        placings = tuple(PairPlacing((field[2 * i], field[2 * i + 1]), i + 1, 0) for i in range(players // 2))
+        events.append(CupEvent(f"e{e}", 1, placings))
+    return events
+
+
+if __name__ == "__main__":
+    main()
