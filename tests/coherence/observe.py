@@ -9,7 +9,7 @@ and a ``200``'s ETag must be the fresh answer's (else a later poll could be told
 the wrong content). Per-request parts are normalised away: form tokens.
 
 Which addresses are watched: a fixed start (the event's, the team competition's and the cup's pages, the
-JSON API, the workbooks) and what their answers link to (``tests/web/crawler.py``'s reader: ``<a
+JSON API, the workbooks) and what their answers link to (``tests/support/crawler.py``'s reader: ``<a
 href>`` and a live part's ``hx-get``), at most :data:`PER_PATTERN` addresses of each view; once watched,
 an address stays watched (a pair page must stay right after the pair withdrew; an address an event left
 must stop answering).
@@ -21,6 +21,7 @@ import difflib
 import io
 import re
 from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from django.conf import settings
 from django.core.cache import caches
@@ -30,7 +31,7 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from lib import caching
-from tests.support.crawler import Page, internal, pattern
+from tests.support.crawler import LIST_KEYS, Page, internal, pattern
 from tournaments.models import Event
 
 POLL = {"HTTP_HX_REQUEST": "true"}
@@ -133,7 +134,9 @@ class Watcher:
                 continue
             key = (
                 (url, partial)
-                if url in start or "/cup/" in url and "/pelaajat/" not in url
+                if url in start
+                else (list_page(url), partial)
+                if "/cup/" in url and "/pelaajat/" not in url
                 else pattern(url, partial)
             )
             ids = self.per.setdefault(key, set())
@@ -160,6 +163,14 @@ class Watcher:
         if self.lag:
             self.history = [*self.history, dict(fresh)][-self.lag :]
         self.watch(world)
+
+
+def list_page(url: str) -> str:
+    """A cup page's address without its list's sort order and page (``crawler.LIST_KEYS``): each cup page
+    is watched, and up to ``per_pattern`` of its orders and pages with it."""
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in LIST_KEYS]
+    return parts.path + (f"?{urlencode(query)}" if query else "")
 
 
 def normal(url: str, response) -> bytes:

@@ -156,6 +156,9 @@ def internal(url: str, base: str) -> str | None:
 
 
 ID_KWARGS = {"slug", "token", "name", "years"}  # beside every number: what names one page of many
+# A list's sort order and page (``lib.tables``): the same view of the same rows, one pattern with the plain
+# list, so that its ``per_pattern`` addresses are the list and some of its orders and pages, not every one.
+LIST_KEYS = {"jarjestys", "sivu"}
 
 
 def pattern(url: str, live: bool) -> tuple:
@@ -167,7 +170,7 @@ def pattern(url: str, live: bool) -> tuple:
     except Resolver404:
         return "?" + parts.path, (), (), live
     kinds = tuple(sorted((k, v) for k, v in found.kwargs.items() if k not in ID_KWARGS and not isinstance(v, int)))
-    keys = tuple(sorted({k for k, _v in parse_qsl(parts.query, keep_blank_values=True)}))
+    keys = tuple(sorted({k for k, _v in parse_qsl(parts.query, keep_blank_values=True)} - LIST_KEYS))
     return found.view_name, kinds, keys, live
 
 
@@ -189,6 +192,9 @@ class Crawl:
     statuses: Counter = field(default_factory=Counter)
     views: Counter = field(default_factory=Counter)  # the pages fetched, by view name
     language: str = "fi"  # the pass under way
+    # Addresses (with the live flag and the language) fetched by another visitor whose answers are this
+    # one's too (anonymous visitors of the same state): not fetched again, and this crawl's added to them.
+    shared: set[tuple[str, bool, str]] | None = None
     _language_form: tuple[str, Form] | None = None
 
     def run(self, starts: list[str]) -> Crawl:
@@ -218,6 +224,10 @@ class Crawl:
             if (url, live) in seen or (is_file(url) and self.language != self.files_language):
                 continue
             seen.add((url, live))
+            if self.shared is not None:
+                if (url, live, language) in self.shared:
+                    continue
+                self.shared.add((url, live, language))
             key = pattern(url, live)
             limit = 1 if is_file(url) else self.per_pattern
             ids = per.setdefault(key, set())

@@ -3,7 +3,9 @@ one-stage event, an SM team competition) is taken through the states that change
 and in each state the site is crawled (``tests/support/crawler.py``) as an anonymous visitor, a referee (a
 match's secret link), a team leader (a team's secret link) and an organiser of the event: every link,
 live part and GET form reached, PDFs and workbooks included, in Finnish and, after the footer's language
-switch, in English. No answer may be a server error, and every HTML page must parse.
+switch, in English. No answer may be a server error, and every HTML page must parse. The three visitors
+without a login share what they fetched in a state: a public page the anonymous visitor fetched is not
+fetched again from the referee's or the team leader's link (its answer is the same for all three).
 
 The states are built with the project's simulation helpers (random but valid scoresheets through the
 rules engine) and its services, on the test events' weekend (Saturday 12 and Sunday 13 December 2026);
@@ -269,13 +271,15 @@ def crawl_state(label: str, event: Event, organiser, files_language: str) -> lis
         ("organiser", organiser, organiser_starts(event), "organiser:printouts"),
     ]
     failures = []
+    anonymous: set = set()  # what one anonymous visitor fetched answers the others the same: fetched once
     for role, user, starts, own_page in roles:
         if not starts:
             continue
         client = Client(raise_request_exception=False)
         if user is not None:
             client.force_login(user)
-        crawl = Crawl(client, search=search_value(event), files_language=files_language, cap=CAP).run(starts)
+        crawl = Crawl(client, search=search_value(event), files_language=files_language, cap=CAP,
+                      shared=anonymous if user is None else None).run(starts)
         print(f"{label} · {role}: {crawl.summary()}")
         assert crawl.views[own_page], f"{label} · {role}: the crawl never reached {own_page}"
         failures += [f"{label} · {role}: {failure}" for failure in crawl.failures]
