@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from scoring import knockout, plausibility, sunday
 from scoring import match as engine
-from scoring import plausibility, sunday
 from scoring import standings as standings_core
 from scoring.deal import ByPair, Game, Pair, pair_of_seat
 from scoring.errors import ScoringError
@@ -84,6 +84,8 @@ class Verifier:
         tables = self.tables()
         self.sunday_groups(tables)
         self.places(tables)
+        if "teams" in self.data:
+            self.team_places()
         self.chain()
         return self.problems
 
@@ -250,6 +252,41 @@ class Verifier:
                     f"the final places: the last published record holds {_places(published[-1]['places'])}; "
                     f"the results give {_places(mine)}"
                 )
+
+    def team_places(self) -> None:
+        """A team competition's bracket replayed from its seed (over its teams in the file's order, the
+        draw's) with each team match's winner from its pair matches' results, and its places, against the
+        places the file states."""
+        part = self.data["teams"]
+        ids = {t["name"]: f"{n:06d}" for n, t in enumerate(part["teams"])}  # sort as text in the file's order
+        names = {v: k for k, v in ids.items()}
+        index = {(m["stage"], m["group"], m["round"], m["table"]): n for n, m in enumerate(self.data["matches"])}
+        bracket = knockout.draw_bracket(list(ids.values()), self.data["draw"]["seed"])
+        rows = {(m["round"], m["slot"]): m for m in part["matches"]}
+        for number in range(1, bracket.rounds + 1):
+            for bm in bracket.round_matches(number):  # the match for third place with the last round's
+                row = rows.get((bm.round, bm.slot))
+                if not bm.ready or row is None or row["teams"][1] is None:
+                    continue
+                if [ids[row["teams"][0]], ids[row["teams"][1]]] != [bm.a, bm.b]:
+                    continue
+                sides = []
+                for link in sorted(row["pair_matches"], key=lambda x: x["order"]):
+                    ref = link["match"]
+                    n = index[ref["stage"], ref["group"], ref["round"], ref["table"]]
+                    r, pairs = self.results[n], self.data["matches"][n]["pairs"]
+                    sides.append(None if not r.finished or r.winner is None else ("a" if r.winner == pairs[0] else "b"))
+                side = knockout.team_match_winner(sides)
+                if side is not None:
+                    bracket = knockout.advance(bracket, bm.round, bm.slot, bm.a if side == "a" else bm.b)
+        mine = None
+        if bracket.finished:
+            found = knockout.bracket_places(bracket)
+            mine = sorted(([place, names[t]] for t, place in found.items()), key=lambda p: (p[0], p[1]))
+        if part["places"] != mine:
+            said = "no places" if part["places"] is None else ", ".join(f"{p}. {t}" for p, t in part["places"])
+            got = "no places" if mine is None else ", ".join(f"{p}. {t}" for p, t in mine)
+            self.problems.append(f"the team places: the file states {said}; the team matches give {got}")
 
     def _finished(self, stage: str) -> bool:
         return all(

@@ -275,11 +275,15 @@ class _Builder:
         self._matches()
         self._history()
         self._council()
+        self._parts(first=True)  # the team competition's teams, which its published places name
         self._publications()
-        for key, part in extensions.event_file_parts().items():  # the other apps' parts (the cup's)
-            if key in self.data:
-                part.read(self.event, self.data[key], self.match, self.pair, self.registry.club)
+        self._parts(first=False)  # the cup's
         return self.event
+
+    def _parts(self, *, first: bool) -> None:
+        for key, part in extensions.event_file_parts().items():
+            if key in self.data and part.first == first:
+                part.read(self.event, self.data[key], self.match, self.pair, self.registry.club, self.registry.player)
 
     def _event(self) -> Event:
         e, times = self.data["event"], self.data["event"]["times"]
@@ -433,10 +437,12 @@ class _Builder:
 
     def _publications(self) -> None:
         """The chain as it was published: each record's text and digest as kept, its places by pair id."""
-        team = self.event.kind == Event.Kind.SM_TEAM
+        naming = extensions.places_naming(self.event.kind)  # a team competition's: by team name
         for row in self.data["publications"]:
             places = row["places"]
-            if places is not None and not team:
+            if places is not None and naming is not None:
+                places = naming.stored(self.event.pk, places)
+            elif places is not None:
                 places = [[place, self.pair(number).pk] for place, number in places]
             p = Publication.objects.create(
                 event=self.event, kind=row["kind"], reason=row["reason"],

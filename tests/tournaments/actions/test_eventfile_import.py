@@ -7,7 +7,7 @@ import json
 from io import StringIO
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import call_command
 
 from registry.models import Club, Player, SeasonClub
 from tests.support.eventfile_helpers import (
@@ -202,14 +202,6 @@ def test_a_newcomer_two_registered_players_could_be_is_a_conflict(db, tmp_path, 
     code, _out, err = _import(path)
     assert code == 1 and f"Pelaaja {newcomer.full_name}" in err and "heitä on 2" in err
     assert not Event.objects.exists()
-
-
-def test_a_team_competition_is_not_exported_yet(db):
-    out = StringIO()
-    call_command("simulate_teams", "--teams", "4", "--seed", "2", stdout=out)
-    team_event = Event.objects.get(kind=Event.Kind.SM_TEAM)
-    with pytest.raises(CommandError, match="Joukkuekilpailun"):
-        call_command("export_event", team_event.slug, "-", stdout=StringIO())
 
 
 def test_a_season_club_the_registry_has_as_another_is_a_conflict(db, tmp_path, make_event, organiser):
