@@ -271,3 +271,14 @@ def _team_named(value, teams: dict, pairs: dict, players: dict, within: str = ""
         if key in ("id", "team", "a", "b", "winner"):
             return f"team {teams[value]}"
     return value
+
+
+def corrected_again(event) -> None:
+    """A second correction after publication, as the organiser makes it: line 1 of a finished match
+    typed again, with its reason."""
+    match = Match.objects.filter(event=event, status=Match.Status.FINISHED, paper__isnull=True).order_by("round", "table").last()
+    line = match.entries.get(position=1)
+    form = EntryForm(EntryForm.initial_from(line) | {"version": match.version, "reason": "Väärä tikkimäärä"})
+    assert form.is_valid(), form.errors
+    result_actions.replace_entry(match, 1, form.entry_data(), version=match.version, actor=result_actions.Actor(),
+                                 reason="Väärä tikkimäärä")
