@@ -8,11 +8,18 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 
 from scoring.eventfile import verify
 from teams.models import Team, TeamOrder
-from tests.support.eventfile_helpers import empty_database, team_competition, team_public_answers
+from tests.support.eventfile_helpers import (
+    corrected_again,
+    empty_database,
+    team_competition,
+    team_public_answers,
+)
 from tournaments.actions import publication
+from tournaments.actions.eventfile import import_event, load
 from tournaments.models import Event, Publication
 from tournaments.output import eventfile
 
@@ -129,3 +136,24 @@ def test_a_record_kept_before_teams_were_named_still_verifies(competition):
     assert verify(eventfile.export(competition)) == []
     Publication.objects.filter(pk=kept.pk).update(record=old.replace('"seed":3', '"seed":4'))
     assert publication.verify(competition) != []
+
+
+def test_a_corrected_team_competition_file_is_applied_as_a_correction(competition, tmp_path):
+    published = eventfile.export_text(competition)
+    corrected_again(competition)  # a pair match's line typed again after publication, with its reason
+    corrected = eventfile.export_text(competition)
+    empty_database()
+    done = import_event(load(published.encode()), exported_now=lambda e: json.loads(eventfile.export_text(e)))
+    done = import_event(load(corrected.encode()), exported_now=lambda e: json.loads(eventfile.export_text(e)))
+    assert done.corrected and not done.created
+    assert eventfile.export_text(done.event) == corrected
+    assert json.loads(publication.chain(done.event)[-1].record)["form"] == 3
+    assert publication.verify(done.event) == [] and verify(json.loads(corrected)) == []
+
+
+def test_the_published_competition_offers_its_file(competition, client):
+    address = reverse("event_file", args=[competition.slug])
+    answer = client.get(address)
+    assert answer.status_code == 200 and answer.content.decode() == eventfile.export_text(competition)
+    assert address in client.get(reverse("teams:final_places", args=[competition.slug])).content.decode()
+    assert client.get(reverse("api_event", args=[competition.slug])).json()["event_file"] == address
