@@ -138,6 +138,7 @@ def test_a_record_kept_before_teams_were_named_still_verifies(competition):
     assert publication.verify(competition) != []
 
 
+@pytest.mark.slow
 def test_a_corrected_team_competition_file_is_applied_as_a_correction(competition, tmp_path):
     published = eventfile.export_text(competition)
     corrected_again(competition)  # a pair match's line typed again after publication, with its reason
