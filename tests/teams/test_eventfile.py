@@ -158,3 +158,22 @@ def test_the_published_competition_offers_its_file(competition, client):
     assert answer.status_code == 200 and answer.content.decode() == eventfile.export_text(competition)
     assert address in client.get(reverse("teams:final_places", args=[competition.slug])).content.decode()
     assert client.get(reverse("api_event", args=[competition.slug])).json()["event_file"] == address
+
+
+@pytest.mark.slow
+def test_a_record_kept_before_teams_were_named_verifies_in_another_database(competition, tmp_path):
+    kept = publication.chain(competition)[-1]
+    old = publication.record_text(publication.canonical_record(competition.pk, kept.places, "", form=2))
+    Publication.objects.filter(pk=kept.pk).update(record=old, digest=publication.sha256(old))
+    path = tmp_path / "vanha.json"
+    path.write_text(eventfile.export_text(competition), encoding="utf-8")
+    empty_database()
+    copy = tmp_path / "kopio.json"  # imported first, its teams take the ids the record names
+    copy.write_text(path.read_text(encoding="utf-8").replace(f'"slug": "{competition.slug}"', '"slug": "kopio"'),
+                    encoding="utf-8")
+    call_command("import_event", str(copy), stdout=StringIO())
+    call_command("import_event", str(path), stdout=StringIO())
+    imported = Event.objects.get(slug=competition.slug)
+    assert not set(Team.objects.filter(event=imported).values_list("pk", flat=True)) & {pk for _p, pk in kept.places}
+    assert publication.verify(imported) == []
+    assert eventfile.export_text(imported) == path.read_text(encoding="utf-8")
