@@ -47,9 +47,10 @@ class Result:
         }
 
 
-def label(m: dict) -> str:
+def label(m: dict, within: str = "") -> str:
+    """A match by stage, group, round and table with its pairs (``within``: its team match, if any)."""
     group = f" group {m['group']}" if m.get("group") else ""
-    return f"match {m['stage']}{group} round {m['round']} table {m['table']} (pairs {m['pairs'][0]}–{m['pairs'][1]})"
+    return f"match {m['stage']}{group} round {m['round']} table {m['table']} (pairs {m['pairs'][0]}–{m['pairs'][1]}{within})"
 
 
 def entry(line: dict) -> engine.Entry:
@@ -77,6 +78,13 @@ class Verifier:
         self.overwhelming, self.primary = rules["overwhelming"], rules["standings_first"]
         self.results: dict[int, Result] = {}  # by the match's index in the file
         self.withdrawn = {p["number"] for p in data["pairs"] if p["withdrawn_at"] is not None}
+        self.team_of = {  # a team competition's pair match: its order in its team match
+            _key(link["match"]): f", pair {link['order']} of {tm['teams'][0]} – {tm['teams'][1]}"
+            for tm in data.get("teams", {}).get("matches", []) for link in tm["pair_matches"]
+        }
+
+    def label(self, m: dict) -> str:
+        return label(m, self.team_of.get(_key(m), ""))
 
     def run(self) -> list[str]:
         for n, m in enumerate(self.data["matches"]):
@@ -108,7 +116,7 @@ class Verifier:
             if parts:
                 said = ", ".join(f"{k} {stated.get(k)}" for k in parts)
                 got = ", ".join(f"{k} {mine[k]}" for k in parts)
-                self.problems.append(f"{label(m)}: the file states {said}; its lines give {got}")
+                self.problems.append(f"{self.label(m)}: the file states {said}; its lines give {got}")
         return result
 
     def paper(self, m: dict) -> Result:
@@ -119,7 +127,7 @@ class Verifier:
                 deciding_winner=p["deciding_winner"] or None, overwhelming=self.overwhelming,
             )
         except ScoringError as exc:
-            self.problems.append(f"{label(m)}: its paper result is not possible: {exc.message}")
+            self.problems.append(f"{self.label(m)}: its paper result is not possible: {exc.message}")
             return Result(error=exc.code)
         return Result(
             finished=True, winner=m["pairs"][0] if r.winner == Pair.A else m["pairs"][1], tuppi=r.tuppi,
@@ -133,7 +141,7 @@ class Verifier:
         except ScoringError as exc:
             where = f" line {exc.deal}" if exc.deal else ""
             if not (exc.deal and self._stated_lines(m, entries[: exc.deal - 1])):
-                self.problems.append(f"{label(m)}{where}: the rules refuse the scoresheet: {exc.message}")
+                self.problems.append(f"{self.label(m)}{where}: the rules refuse the scoresheet: {exc.message}")
             return Result(error=exc.code)
         self._stated_lines(m, entries, folded)
         winner = None if state.winner is None else m["pairs"][0 if state.winner == Pair.A else 1]
@@ -155,7 +163,7 @@ class Verifier:
             mine = {"points": got.points, "totals": [got.totals.a, got.totals.b]}
             if said is not None and said != mine:
                 self.problems.append(
-                    f"{label(m)} line {number}: the file states {said['points']} points and totals "
+                    f"{self.label(m)} line {number}: the file states {said['points']} points and totals "
                     f"{said['totals'][0]}–{said['totals'][1]}; the line gives {mine['points']} points and totals "
                     f"{mine['totals'][0]}–{mine['totals'][1]}"
                 )
@@ -260,7 +268,7 @@ class Verifier:
         part = self.data["teams"]
         ids = {t["name"]: f"{n:06d}" for n, t in enumerate(part["teams"])}  # sort as text in the file's order
         names = {v: k for k, v in ids.items()}
-        index = {(m["stage"], m["group"], m["round"], m["table"]): n for n, m in enumerate(self.data["matches"])}
+        index = {_key(m): n for n, m in enumerate(self.data["matches"])}
         bracket = knockout.draw_bracket(list(ids.values()), self.data["draw"]["seed"])
         rows = {(m["round"], m["slot"]): m for m in part["matches"]}
         for number in range(1, bracket.rounds + 1):
@@ -272,8 +280,7 @@ class Verifier:
                     continue
                 sides = []
                 for link in sorted(row["pair_matches"], key=lambda x: x["order"]):
-                    ref = link["match"]
-                    n = index[ref["stage"], ref["group"], ref["round"], ref["table"]]
+                    n = index[_key(link["match"])]
                     r, pairs = self.results[n], self.data["matches"][n]["pairs"]
                     sides.append(None if not r.finished or r.winner is None else ("a" if r.winner == pairs[0] else "b"))
                 side = knockout.team_match_winner(sides)
@@ -298,6 +305,10 @@ class Verifier:
 
     def chain(self) -> None:
         self.problems += check_chain(self.data)
+
+
+def _key(ref: dict) -> tuple:
+    return (ref["stage"], ref["group"], ref["round"], ref["table"])
 
 
 def _no_playoff(s: standings_core.Standing) -> standings_core.Standing:
