@@ -17,7 +17,7 @@ from tournaments.models import Stage
 STAGE_ORDER = {s: i for i, s in enumerate(Stage.values)}
 
 
-def export(event, refs: dict, numbers: dict) -> dict:
+def export(event, refs: dict, numbers: dict, keys: dict | None = None) -> dict:
     cup = CupEvent.objects.filter(event=event).first()
     fines = [
         {
@@ -31,7 +31,7 @@ def export(event, refs: dict, numbers: dict) -> dict:
     return {"weight": None if cup is None else f"{cup.weight:.1f}", "fines": fines}
 
 
-def read(event, value: dict, match_of, pair_of, club_of) -> None:
+def read(event, value: dict, match_of, pair_of, club_of, player_of=None) -> None:
     for row in value["fines"]:
         ClubFine.objects.create(
             season=event.season, club=club_of(row["club"]), event=event, match=match_of(row["match"]),

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from scoring import knockout, plausibility, sunday
 from scoring import match as engine
-from scoring import plausibility, sunday
 from scoring import standings as standings_core
 from scoring.deal import ByPair, Game, Pair, pair_of_seat
 from scoring.errors import ScoringError
@@ -47,9 +47,10 @@ class Result:
         }
 
 
-def label(m: dict) -> str:
+def label(m: dict, within: str = "") -> str:
+    """A match by stage, group, round and table with its pairs (``within``: its team match, if any)."""
     group = f" group {m['group']}" if m.get("group") else ""
-    return f"match {m['stage']}{group} round {m['round']} table {m['table']} (pairs {m['pairs'][0]}–{m['pairs'][1]})"
+    return f"match {m['stage']}{group} round {m['round']} table {m['table']} (pairs {m['pairs'][0]}–{m['pairs'][1]}{within})"
 
 
 def entry(line: dict) -> engine.Entry:
@@ -77,6 +78,13 @@ class Verifier:
         self.overwhelming, self.primary = rules["overwhelming"], rules["standings_first"]
         self.results: dict[int, Result] = {}  # by the match's index in the file
         self.withdrawn = {p["number"] for p in data["pairs"] if p["withdrawn_at"] is not None}
+        self.team_of = {  # a team competition's pair match: its order in its team match
+            _key(link["match"]): f", pair {link['order']} of {tm['teams'][0]} – {tm['teams'][1]}"
+            for tm in data.get("teams", {}).get("matches", []) for link in tm["pair_matches"]
+        }
+
+    def label(self, m: dict) -> str:
+        return label(m, self.team_of.get(_key(m), ""))
 
     def run(self) -> list[str]:
         for n, m in enumerate(self.data["matches"]):
@@ -84,6 +92,8 @@ class Verifier:
         tables = self.tables()
         self.sunday_groups(tables)
         self.places(tables)
+        if "teams" in self.data:
+            self.team_places()
         self.chain()
         return self.problems
 
@@ -106,7 +116,7 @@ class Verifier:
             if parts:
                 said = ", ".join(f"{k} {stated.get(k)}" for k in parts)
                 got = ", ".join(f"{k} {mine[k]}" for k in parts)
-                self.problems.append(f"{label(m)}: the file states {said}; its lines give {got}")
+                self.problems.append(f"{self.label(m)}: the file states {said}; its lines give {got}")
         return result
 
     def paper(self, m: dict) -> Result:
@@ -117,7 +127,7 @@ class Verifier:
                 deciding_winner=p["deciding_winner"] or None, overwhelming=self.overwhelming,
             )
         except ScoringError as exc:
-            self.problems.append(f"{label(m)}: its paper result is not possible: {exc.message}")
+            self.problems.append(f"{self.label(m)}: its paper result is not possible: {exc.message}")
             return Result(error=exc.code)
         return Result(
             finished=True, winner=m["pairs"][0] if r.winner == Pair.A else m["pairs"][1], tuppi=r.tuppi,
@@ -131,7 +141,7 @@ class Verifier:
         except ScoringError as exc:
             where = f" line {exc.deal}" if exc.deal else ""
             if not (exc.deal and self._stated_lines(m, entries[: exc.deal - 1])):
-                self.problems.append(f"{label(m)}{where}: the rules refuse the scoresheet: {exc.message}")
+                self.problems.append(f"{self.label(m)}{where}: the rules refuse the scoresheet: {exc.message}")
             return Result(error=exc.code)
         self._stated_lines(m, entries, folded)
         winner = None if state.winner is None else m["pairs"][0 if state.winner == Pair.A else 1]
@@ -153,7 +163,7 @@ class Verifier:
             mine = {"points": got.points, "totals": [got.totals.a, got.totals.b]}
             if said is not None and said != mine:
                 self.problems.append(
-                    f"{label(m)} line {number}: the file states {said['points']} points and totals "
+                    f"{self.label(m)} line {number}: the file states {said['points']} points and totals "
                     f"{said['totals'][0]}–{said['totals'][1]}; the line gives {mine['points']} points and totals "
                     f"{mine['totals'][0]}–{mine['totals'][1]}"
                 )
@@ -251,6 +261,40 @@ class Verifier:
                     f"the results give {_places(mine)}"
                 )
 
+    def team_places(self) -> None:
+        """A team competition's bracket replayed from its seed (over its teams in the file's order, the
+        draw's) with each team match's winner from its pair matches' results, and its places, against the
+        places the file states."""
+        part = self.data["teams"]
+        ids = {t["name"]: f"{n:06d}" for n, t in enumerate(part["teams"])}  # sort as text in the file's order
+        names = {v: k for k, v in ids.items()}
+        index = {_key(m): n for n, m in enumerate(self.data["matches"])}
+        bracket = knockout.draw_bracket(list(ids.values()), self.data["draw"]["seed"])
+        rows = {(m["round"], m["slot"]): m for m in part["matches"]}
+        for number in range(1, bracket.rounds + 1):
+            for bm in bracket.round_matches(number):  # the match for third place with the last round's
+                row = rows.get((bm.round, bm.slot))
+                if not bm.ready or row is None or row["teams"][1] is None:
+                    continue
+                if [ids[row["teams"][0]], ids[row["teams"][1]]] != [bm.a, bm.b]:
+                    continue
+                sides = []
+                for link in sorted(row["pair_matches"], key=lambda x: x["order"]):
+                    n = index[_key(link["match"])]
+                    r, pairs = self.results[n], self.data["matches"][n]["pairs"]
+                    sides.append(None if not r.finished or r.winner is None else ("a" if r.winner == pairs[0] else "b"))
+                side = knockout.team_match_winner(sides)
+                if side is not None:
+                    bracket = knockout.advance(bracket, bm.round, bm.slot, bm.a if side == "a" else bm.b)
+        mine = None
+        if bracket.finished:
+            found = knockout.bracket_places(bracket)
+            mine = sorted(([place, names[t]] for t, place in found.items()), key=lambda p: (p[0], p[1]))
+        if part["places"] != mine:
+            said = "no places" if part["places"] is None else ", ".join(f"{p}. {t}" for p, t in part["places"])
+            got = "no places" if mine is None else ", ".join(f"{p}. {t}" for p, t in mine)
+            self.problems.append(f"the team places: the file states {said}; the team matches give {got}")
+
     def _finished(self, stage: str) -> bool:
         return all(
             self.results[n].finished for n, m in enumerate(self.data["matches"])
@@ -261,6 +305,10 @@ class Verifier:
 
     def chain(self) -> None:
         self.problems += check_chain(self.data)
+
+
+def _key(ref: dict) -> tuple:
+    return (ref["stage"], ref["group"], ref["round"], ref["table"])
 
 
 def _no_playoff(s: standings_core.Standing) -> standings_core.Standing:

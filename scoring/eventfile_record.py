@@ -23,6 +23,7 @@ LINE_FIELDS = ("kind", "game", "caller_seat", "tricks_a", "tricks_b", "penalised
 PAPER_FIELDS = ("total_a", "total_b", "deals_played", "tuppi", "deciding_winner")
 STAGE_ORDER = {s: i for i, s in enumerate(("saturday", "sunday", "placement", "team"))}
 FORM = 2
+NAMED_FORM = 3  # a team competition's record since its file (issue #27): its teams and places by name
 
 
 def sha256(text: str) -> str:
@@ -33,8 +34,10 @@ def record_text(record: dict) -> str:
     return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
-def record(data: dict, places, previous: str) -> dict:
-    """The canonical record of the file's facts with ``places`` and the digest ``previous`` before it."""
+def record(data: dict, places, previous: str, form: int = FORM) -> dict:
+    """The canonical record of the file's facts with ``places`` and the digest ``previous`` before it, in
+    ``form`` (3: a team competition's, with its teams; 2: every other, and a team competition's kept
+    before its teams were named)."""
     ev = data["event"]
     clubs = {c["name"]: c for c in data["clubs"]}
     players = {p["key"]: p for p in data["players"]}
@@ -45,6 +48,7 @@ def record(data: dict, places, previous: str) -> dict:
 
     return {
         "form": FORM,
+        **(teams(data, person) if form == NAMED_FORM else {}),
         "previous": previous,
         "event": {
             "slug": ev["slug"], "kind": ev["kind"], "format": ev["format"], "group_count": ev["group_count"],
@@ -78,6 +82,23 @@ def record(data: dict, places, previous: str) -> dict:
         "seeding_corrections": [[c["before"], c["after"]] for c in data["seeding_corrections"]],
         **council(data, person),
         "places": places,
+    }
+
+
+def teams(data: dict, person) -> dict:
+    """A team competition's teams as its record (form 3) holds them: by name, each with its club (name,
+    short name), its pairs by number and its substitute; and the bracket's team matches [round, slot, team
+    A, team B]."""
+    part = data["teams"]
+    clubs = {c["name"]: c for c in data["clubs"]}
+    return {
+        "form": NAMED_FORM,
+        "teams": sorted((
+            {"name": t["name"], "club": [t["club"], clubs[t["club"]]["short_name"]], "pairs": t["pairs"],
+             "substitute": None if t["substitute"] is None else person(t["substitute"])}
+            for t in part["teams"]
+        ), key=lambda t: t["name"]),
+        "team_matches": sorted([m["round"], m["slot"], *m["teams"]] for m in part["matches"]),
     }
 
 
@@ -120,7 +141,7 @@ def check_chain(data: dict) -> list[str]:
         return problems
     last = links[-1]
     published = json.loads(last["record"])
-    mine = record(data, published.get("places"), last["previous_digest"])
+    mine = record(data, published.get("places"), last["previous_digest"], published.get("form", FORM))
     if sha256(record_text(mine)) != last["digest"]:
         problems.append(f"the file's facts give the record digest {sha256(record_text(mine))}, "
                         f"the last published one is {last['digest']}")

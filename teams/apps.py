@@ -22,13 +22,21 @@ class TeamsConfig(AppConfig):
         from django.urls import reverse
 
         # actions.bracket: the bracket follows result_changed; signals: changes of teams bump their event's version
-        from teams import api, printing, results, signals  # noqa: F401
+        from teams import api, eventfile, printing, results, signals  # noqa: F401
         from teams.actions import bracket, places  # noqa: F401
         from tournaments import extensions
         from tournaments.models import Event, Stage
 
         extensions.register_event_payload(Event.Kind.SM_TEAM, api.event_extra)
         extensions.register_final_places(Event.Kind.SM_TEAM, places.final_places)
+        extensions.register_event_file_part(
+            "teams",
+            extensions.FilePart(eventfile.export, eventfile.read, eventfile.clubs, players=eventfile.players, first=True),
+        )
+        extensions.register_places_naming(
+            Event.Kind.SM_TEAM,
+            extensions.PlacesNaming(eventfile.named_places, eventfile.stored_places, eventfile.record),
+        )
         extensions.register_match_labels(Stage.TEAM, results.pair_match_labels)
         extensions.register_printouts(Event.Kind.SM_TEAM, printing.printouts)
         extensions.register_organiser_home(

@@ -91,14 +91,19 @@ def final_places(kind: str) -> Callable | None:
 
 
 class FilePart(NamedTuple):
-    """A part of the event file kept by another app: ``export(event, refs, numbers) -> value`` (``refs``:
-    match id → its reference in the file, ``numbers``: pair id → number) and ``read(event, value, match_of,
-    pair_of, club_of)``, called inside the import's transaction once the event's rows exist;
-    ``clubs(value) -> names`` of the clubs the part names (written in the file's club list)."""
+    """A part of the event file kept by another app: ``export(event, refs, numbers, keys) -> value``
+    (``refs``: match id → its reference in the file, ``numbers``: pair id → number, ``keys``: player id →
+    its key in the file) and ``read(event, value, match_of, pair_of, club_of, player_of)``, called inside
+    the import's transaction once the event's rows exist (a part with ``first`` before the published
+    records are read back, the others after); ``clubs(value) -> names`` of the clubs the part names
+    (written in the file's club list); ``players(event) -> ids`` of the players it names beside the
+    pairs' (written in the file's player list)."""
 
     export: Callable
     read: Callable
     clubs: Callable
+    players: Callable | None = None
+    first: bool = False
 
 
 _file_parts: dict[str, FilePart] = {}
@@ -110,6 +115,28 @@ def register_event_file_part(key: str, part: FilePart) -> None:
 
 def event_file_parts() -> dict[str, FilePart]:
     return dict(_file_parts)
+
+
+class PlacesNaming(NamedTuple):
+    """How an event kind of another app names its final places outside the database (the team
+    competition's are its teams'): ``named(event_id, places) -> places`` as the event file and the
+    published record write them, ``stored(event_id, places) -> places`` back as kept (by id);
+    ``record(event_id) -> dict`` the facts of that app the published record holds beside the pairs'."""
+
+    named: Callable
+    stored: Callable
+    record: Callable
+
+
+_places_naming: dict[str, PlacesNaming] = {}
+
+
+def register_places_naming(kind: str, naming: PlacesNaming) -> None:
+    _places_naming[kind] = naming
+
+
+def places_naming(kind: str) -> PlacesNaming | None:
+    return _places_naming.get(kind)
 
 
 _back_links: dict[str, Callable] = {}

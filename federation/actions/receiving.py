@@ -1,8 +1,9 @@
 """An event file received by the federation's site (``POST /api/events/import/`` from ``push_event``, or
 uploaded on the organiser pages): imported through ``tournaments.actions.eventfile`` and the sender made
-one of its organisers, in one transaction. The same file again changes nothing; a file of an existing
-event with other facts is refused (a correction after publication is made on the site, where it is
-recorded with its reason), never a silent overwrite."""
+one of its organisers, in one transaction. The same file again changes nothing; a changed file of an
+event published here whose chain of published records extends the site's is applied as a correction with
+the reason its new record gives (made by the sender, through the organiser's correction service); any
+other file of an existing event with other facts is refused, never a silent overwrite."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def receive(data: dict, user, *, exported_now: Callable[[Event], dict]) -> Impor
     """Import ``data`` (an event file already loaded and checked) sent by ``user``."""
     if not may_send(user, data):
         raise NotAllowed(data["event"]["slug"])
-    done = import_event(data, exported_now=exported_now)
+    done = import_event(data, exported_now=exported_now, user=user)
     done.event.organisers.add(user)
     return done
 

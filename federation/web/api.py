@@ -61,6 +61,7 @@ def import_event(request):
     answer = {
         "slug": done.event.slug,
         "created": done.created,
+        "corrected": done.corrected,  # a changed file of an event published here, applied as a correction
         "notes": done.notes,
         "url": request.build_absolute_uri(done.event.get_absolute_url()),
     }

@@ -3,6 +3,7 @@ installation's, and an event's public pages and API answer with database ids nam
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import random
 import re
@@ -20,7 +21,7 @@ from tests.support.results_helpers import one_group_event, rami, store
 from tournaments.actions import council, draw, entries, sunday
 from tournaments.actions import results as result_actions
 from tournaments.actions.simulation import confirm_all, play_matches, settle_playoffs
-from tournaments.models import Event, Match
+from tournaments.models import Event, Match, PairMember
 from tournaments.web.forms_results import EntryForm
 
 
@@ -33,6 +34,9 @@ def simulated(pairs: int = 16, seed: int = 1) -> Event:
 def empty_database() -> None:
     """Every event and every registry row gone (seasons stay: they hold no facts of their own), as on an
     installation that has never seen the event or its players."""
+    from teams.models import TeamMatch
+
+    TeamMatch.objects.all().delete()  # a team match protects its teams, its orders their pairs
     Match.objects.all().delete()  # a match protects its pairs
     Event.objects.all().delete()
     for model in (Ban, Transfer, SeasonClub, Player, Club):
@@ -175,3 +179,106 @@ def council_event(make_event, organiser) -> Event:
     confirm_all(event)
     sunday.publish(event, organiser)
     return Event.objects.get(pk=event.pk)
+
+
+def team_competition(teams: int = 4, seed: int = 3) -> Event:
+    """An SM team competition played to published places (as ``simulate_teams`` plays it), where one team
+    names a substitute and he plays its first match in place of one of its players."""
+    from django.utils import timezone
+
+    from registry.demo import ensure_registry
+    from registry.models import Season
+    from teams import results
+    from teams.actions import bracket, common, places
+    from teams.actions import orders as order_actions
+    from teams.actions.substitutes import name_substitute
+    from teams.models import Team, TeamMatch
+    from teams.simulation import _build_teams, _declare_all
+
+    ensure_registry()
+    rng = random.Random(seed)
+    today = timezone.localdate()
+    event = Event.objects.create(
+        name="Joukkuekisa", slug="joukkuekisa", season=Season.for_date(today), starts_on=today,
+        ends_on=today + dt.timedelta(days=1), venue="Halli", kind=Event.Kind.SM_TEAM,
+    )
+    _build_teams(event, teams, rng)
+    team = Team.objects.filter(event=event).order_by("name").first()
+    used = set(PairMember.objects.filter(event=event).values_list("player_id", flat=True))
+    name_substitute(team, Player.objects.exclude(pk__in=used).order_by("pk").first(), common.Actor())
+    bracket.draw(event, None, seed=seed)
+    first = TeamMatch.objects.get(event=event, round=1, team_a=team) if TeamMatch.objects.filter(
+        event=event, round=1, team_a=team).exists() else TeamMatch.objects.get(event=event, round=1, team_b=team)
+    pairs = list(results.load(event).teams[team.pk].pair_ids)
+    sits_out = PairMember.objects.filter(pair_id=pairs[0], position=2).get().player
+    order_actions.declare_order(first, Team.objects.get(pk=team.pk), pairs, common.Actor(), substitute_for=sits_out)
+    for _round in range(2 * teams):
+        rows = _declare_all(event, rng)
+        if not rows:
+            break
+        for row in rows:
+            order_actions.start_team_match(row, None)
+        play_matches(Match.objects.filter(event=event, stage="team", status=Match.Status.SCHEDULED), rng)
+        bracket.sync_bracket(event)
+    confirm_all(event)
+    places.publish(event, None)
+    return Event.objects.get(pk=event.pk)
+
+
+def team_public_answers(client, event: Event) -> dict[str, str]:
+    """A team competition's public pages (the bracket, the teams, every team match, the final places) and
+    its API answer, with team match ids in links named by round and slot, pair match ids by stage, round
+    and table, team ids by name, pair ids by number and player ids by name."""
+    from teams.models import Team, TeamMatch
+
+    slug = event.slug
+    pairs, matches = _ids(event)
+    teams = dict(Team.objects.filter(event=event).values_list("pk", "name"))
+    team_matches = {pk: f"{rnd}/{slot}" for pk, rnd, slot in TeamMatch.objects.filter(event=event).values_list("pk", "round", "slot")}
+    players = dict((p.pk, p.full_name) for p in Player.objects.all())
+    urls = {reverse(name, args=[slug]): name for name in ("teams:bracket", "teams:teams", "teams:final_places")}
+    urls |= {reverse("teams:match", args=[slug, pk]): f"team match {ref}" for pk, ref in team_matches.items()}
+    urls |= {reverse("match", args=[slug, pk]): f"match {ref}" for pk, ref in matches.items()}
+    out = {}
+    for url, name in urls.items():
+        response = client.get(url)
+        assert response.status_code == 200, url
+        html = re.sub(r'(csrfmiddlewaretoken" value|nonce)="[^"]*"', r'\1=""', response.content.decode())
+        html = re.sub(r"joukkuekisa/([^/]+)/ottelut/(\d+)/", lambda m: f"team match {team_matches[int(m.group(2))]}", html)
+        html = re.sub(r"/ottelut/(\d+)/", lambda m: f"/ottelut/{matches[int(m.group(1))]}/", html)
+        html = re.sub(r"/pelaajat/(\d+)/", lambda m: f"/pelaajat/{players[int(m.group(1))]}/", html)
+        html = re.sub(r"joukkue-(\d+)", lambda m: f"joukkue-{teams[int(m.group(1))]}", html)  # a team's anchor
+        out[name] = html
+    api = client.get(reverse("api_event", args=[slug])).json()
+    extra = {key: api.pop(key) for key in ("teams", "bracket", "final_ranking") if key in api}
+    out["api"] = json.dumps(_named(api, pairs, matches), indent=1, sort_keys=True)
+    out["api teams"] = json.dumps(_team_named(extra, teams, pairs, players), indent=1, sort_keys=True)
+    return out
+
+
+def _team_named(value, teams: dict, pairs: dict, players: dict, within: str = "", key: str = ""):
+    if isinstance(value, dict):
+        inner = "pair_matches" if key == "pair_matches" else (key if key in ("teams", "bracket", "final_ranking") else within)
+        return {k: _team_named(v, teams, pairs, players, inner, k) for k, v in value.items()}
+    if isinstance(value, list):
+        inner = key if key in ("teams", "bracket", "final_ranking", "pair_matches") else within
+        return [_team_named(v, teams, pairs, players, inner, key) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool) and key not in ("round", "slot", "order", "place"):
+        if key == "player":
+            return f"player {players[value]}"
+        if within == "pair_matches" or key == "pairs":
+            return f"pair {pairs[value]}"
+        if key in ("id", "team", "a", "b", "winner"):
+            return f"team {teams[value]}"
+    return value
+
+
+def corrected_again(event) -> None:
+    """A second correction after publication, as the organiser makes it: line 1 of a finished match
+    typed again, with its reason."""
+    match = Match.objects.filter(event=event, status=Match.Status.FINISHED, paper__isnull=True).order_by("round", "table").last()
+    line = match.entries.get(position=1)
+    form = EntryForm(EntryForm.initial_from(line) | {"version": match.version, "reason": "Väärä tikkimäärä"})
+    assert form.is_valid(), form.errors
+    result_actions.replace_entry(match, 1, form.entry_data(), version=match.version, actor=result_actions.Actor(),
+                                 reason="Väärä tikkimäärä")

@@ -36,7 +36,8 @@ from django.db import IntegrityError, transaction
 from registry.matching import Registered
 from registry.models import Club, Player, Season, SeasonClub
 from tournaments import extensions
-from tournaments.actions import versions
+from tournaments.actions import eventfile_correction as correction
+from tournaments.actions import results, versions
 from tournaments.models import (
     Appeal,
     DrawSwap,
@@ -73,6 +74,7 @@ class EventFileError(Exception):
 class Imported:
     event: Event
     created: bool
+    corrected: bool = False  # a changed file of an event published here, applied as a correction
     notes: list[str] = field(default_factory=list)  # conflicts kept as the registry has them, what was created
 
 
@@ -102,26 +104,31 @@ def when(value: str | None) -> dt.datetime | None:
 
 
 def import_event(
-    data: dict, *, keep_registry: bool = False, exported_now: Callable[[Event], dict] | None = None
+    data: dict, *, keep_registry: bool = False, exported_now: Callable[[Event], dict] | None = None, user=None
 ) -> Imported:
     """Create the event of a loaded file (:func:`load`) and the registry rows it lacks, in one transaction.
 
     ``exported_now(event)`` gives the file an existing event would be exported as: when the file's slug is
-    taken, the import changes nothing if that file is the same, and is refused if not."""
+    taken, the import changes nothing if that file is the same; if not, a file of an event published here
+    whose chain of published records extends this one is applied as a correction
+    (``eventfile_correction``, made by ``user``), and any other is refused."""
     try:
-        return _import(data, keep_registry, exported_now)
+        return _import(data, keep_registry, exported_now, user)
     except (IntegrityError, ValidationError, ValueError) as exc:  # facts the database refuses together
         message = "; ".join(getattr(exc, "messages", None) or [str(exc)])
         raise EventFileError([f"Tiedoston tiedot eivät sovi yhteen, mitään ei tuotu: {message}"[:500]]) from exc
 
 
-def _import(data: dict, keep_registry: bool, exported_now) -> Imported:
+def _import(data: dict, keep_registry: bool, exported_now, user=None) -> Imported:
     slug = data["event"]["slug"]
     with transaction.atomic():
         existing = Event.objects.filter(slug=slug).first()
+        now = None if existing is None or exported_now is None else exported_now(existing)
         if existing is not None:
-            if exported_now is not None and exported_now(existing) == data:
+            if now == data:
                 return Imported(existing, created=False, notes=[f"Kisa {slug} on jo tuotu: mitään ei muutettu."])
+            if now is not None and existing.finished_at is not None and now["publications"]:
+                return _correct(existing, data, now, exported_now, user)
             raise EventFileError([
                 f"Kisa osoitteella {slug} on jo olemassa, ja sen tiedot eroavat tiedostosta: mitään ei tuotu."
             ])
@@ -134,6 +141,22 @@ def _import(data: dict, keep_registry: bool, exported_now) -> Imported:
         registry.season_clubs(event)
         versions.bump(event.pk)
     return Imported(event, created=True, notes=registry.conflicts + registry.created)
+
+
+def _correct(event: Event, data: dict, now: dict, exported_now, user) -> Imported:
+    """A changed file of an event published here: a correction, or refused saying why (nothing changed)."""
+    try:
+        reason = correction.apply(event, data, now, user)
+    except correction.Refused as exc:
+        raise EventFileError(exc.problems) from exc
+    except results.ResultRefused as exc:  # the correction service's own refusal (places left undecided)
+        raise EventFileError([f"Korjausta ei tehty: {' '.join(exc.messages)}"]) from exc
+    if exported_now(event) != data:
+        raise EventFileError([
+            f"Kisan {event.slug} korjausta ei voitu tehdä niin, että kisa vastaisi tiedostoa: mitään ei muutettu."
+        ])
+    note = f"Kisa {event.slug}: tiedoston tulosten korjaus tehtiin julkaistuihin tuloksiin, syy: {reason}"
+    return Imported(event, created=False, corrected=True, notes=[note])
 
 
 class _Registry:
@@ -275,11 +298,15 @@ class _Builder:
         self._matches()
         self._history()
         self._council()
+        self._parts(first=True)  # the team competition's teams, which its published places name
         self._publications()
-        for key, part in extensions.event_file_parts().items():  # the other apps' parts (the cup's)
-            if key in self.data:
-                part.read(self.event, self.data[key], self.match, self.pair, self.registry.club)
+        self._parts(first=False)  # the cup's
         return self.event
+
+    def _parts(self, *, first: bool) -> None:
+        for key, part in extensions.event_file_parts().items():
+            if key in self.data and part.first == first:
+                part.read(self.event, self.data[key], self.match, self.pair, self.registry.club, self.registry.player)
 
     def _event(self) -> Event:
         e, times = self.data["event"], self.data["event"]["times"]
@@ -433,10 +460,12 @@ class _Builder:
 
     def _publications(self) -> None:
         """The chain as it was published: each record's text and digest as kept, its places by pair id."""
-        team = self.event.kind == Event.Kind.SM_TEAM
+        naming = extensions.places_naming(self.event.kind)  # a team competition's: by team name
         for row in self.data["publications"]:
             places = row["places"]
-            if places is not None and not team:
+            if places is not None and naming is not None:
+                places = naming.stored(self.event.pk, places)
+            elif places is not None:
                 places = [[place, self.pair(number).pk] for place, number in places]
             p = Publication.objects.create(
                 event=self.event, kind=row["kind"], reason=row["reason"],

@@ -47,14 +47,26 @@ from tournaments.readmodel import build
 from tournaments.readmodel.results import LINE_FIELDS, PAPER_FIELDS
 
 FORM = 2  # the record's form: 2 since issue #24 (players, names, places, the chain)
+# Form 3 (issue #27): an event kind of another app that names its places outside the database (the team
+# competition: its places by team name, and its teams) — no database id left in the record. Records of
+# form 2 kept before it are rebuilt in their own form when checked (``verify``), so they still verify.
+NAMED_FORM = 3
 STAGE_ORDER = {s: i for i, s in enumerate(Stage.values)}
 
 
-def canonical_record(event_id: int, places: list | None, previous: str = "") -> dict:
+def canonical_record(event_id: int, places: list | None, previous: str = "", form: int | None = None) -> dict:
     """Every fact of the event's results as plain JSON values, in a fixed order (a fixed number of
     queries). ``places`` are the final places as :func:`places_of` gives them (by pair id; written here
-    by pair number), ``previous`` the digest of the record published before this one ("" for none)."""
+    by pair number), ``previous`` the digest of the record published before this one ("" for none).
+    ``form``: the record's form (None: the newest for the event's kind; 2 for a record kept before a team
+    competition's record named its teams)."""
     ev = Event.objects.select_related("season").get(pk=event_id)
+    naming = extensions.places_naming(ev.kind)
+    if naming is not None and form != FORM:
+        return {
+            **canonical_record(event_id, None, previous, FORM), "form": NAMED_FORM, **naming.record(event_id),
+            "places": None if places is None else naming.named(event_id, places),
+        }
     numbers: dict[int, int] = {}
     rows = Pair.objects.filter(event_id=event_id).order_by("number").values_list(
         "pk", "number", "club__name", "club__short_name", "withdrawn_at"
@@ -242,7 +254,11 @@ def verify(event: Event) -> list[str]:
     found = links[-1]
     places = places_of(event)
     if found.record:
-        now = canonical_record(event.pk, places, found.previous_digest)
+        kept = json.loads(found.record)
+        # a team competition's record of form 2 named its teams by the ids of the database it was made in:
+        # rebuilt with its own places (the places are checked below against the ones kept beside it)
+        old_ids = kept.get("form") == FORM and extensions.places_naming(event.kind) is not None
+        now = canonical_record(event.pk, kept.get("places") if old_ids else places, found.previous_digest, kept.get("form"))
         if digest(now) != found.digest:
             problems.append(f"the result record's digest is {digest(now)}, the published one {found.digest}")
             problems += differences(json.loads(found.record), now)

@@ -94,10 +94,13 @@ def export(event: Event) -> dict:
         )
     }
     snapshot = build.build(ev.pk)
-    parts = {key: part.export(ev, refs, numbers) for key, part in extensions.event_file_parts().items()}
+    parts = {
+        key: part.export(ev, refs, numbers, keys) for key, part in extensions.event_file_parts().items()
+        if key != "teams" or ev.kind == Event.Kind.SM_TEAM  # the team competition's part: only in its file
+    }
     clubs = {p.club for p in pairs} | {ev.organising_club} - {None}
     clubs |= set(Club.objects.filter(pk__in=[c for c in _player_club_ids(ev) if c]))
-    named = {name for key, part in extensions.event_file_parts().items() for name in part.clubs(parts[key])}
+    named = {name for key, part in extensions.event_file_parts().items() if key in parts for name in part.clubs(parts[key])}
     clubs |= set(Club.objects.filter(name__in=named))
     exclusions = _exclusions(ev, numbers, keys)
     return {
@@ -181,6 +184,9 @@ def _player_rows(ev: Event) -> list[Player]:
     for player_id, substitute_id in MatchSubstitute.objects.filter(match__event=ev).values_list("player_id", "substitute_id"):
         ids |= {player_id, substitute_id}
     ids |= set(Exclusion.objects.filter(event=ev).values_list("player_id", flat=True))
+    for part in extensions.event_file_parts().values():  # the players another app names (a team's substitute)
+        if part.players is not None:
+            ids |= part.players(ev)
     return list(Player.objects.filter(pk__in=ids).select_related("club"))
 
 
@@ -378,14 +384,18 @@ def _renumber(value, numbers: dict):
 
 
 def _publications(ev: Event, numbers: dict, refs: dict) -> list[dict]:
+    naming = extensions.places_naming(ev.kind)  # a team competition's places: by team name
+
+    def named(places):
+        if naming is not None:
+            return naming.named(ev.pk, places)
+        return [[place, numbers.get(who, who)] for place, who in places]
+
     return [
         {
             "kind": p.kind, "at": stamp(p.at), "reason": p.reason,
             "match": refs.get(p.match_id) if p.match_id else None,
-            "places": None if p.places is None else [
-                [place, numbers.get(who, who)] if ev.kind != Event.Kind.SM_TEAM else [place, who]
-                for place, who in p.places
-            ],
+            "places": None if p.places is None else named(p.places),
             "digest": p.digest, "previous_digest": p.previous_digest, "record": p.record,
         }
         for p in Publication.objects.filter(event=ev).order_by("pk")

@@ -37,5 +37,7 @@ class Command(BaseCommand):
             raise CommandError(f"the site refused the event ({status}): " + " ".join(answer.get("errors", [str(answer)])))
         for note in answer.get("notes", []):
             self.stdout.write(note)
-        said = "received" if answer["created"] else "already there, unchanged"
+        said = "received" if answer["created"] else (
+            "corrected on the site" if answer.get("corrected") else "already there, unchanged"
+        )
         self.stdout.write(f"{slug}: {said}: {answer['url']}")

@@ -10,7 +10,7 @@ from django.contrib.auth.models import Permission
 from django.urls import reverse
 
 from federation.actions import tokens
-from tests.support.eventfile_helpers import empty_database, simulated
+from tests.support.eventfile_helpers import corrected_again, empty_database, one_stage_event, simulated
 from tournaments.models import Event
 from tournaments.output.eventfile import export_text
 
@@ -89,3 +89,19 @@ def test_an_organiser_takes_his_event_with_his_token(client, db, creator, outsid
     answer = client.get(url, HTTP_AUTHORIZATION=f"Token {token}")
     assert answer.status_code == 200 and answer.content.decode() == export_text(event)
     assert "no-store" in answer["Cache-Control"]
+
+
+def test_a_corrected_file_of_a_published_event_is_recorded_as_a_correction(client, creator, make_event, tmp_path):
+    event = one_stage_event(make_event, creator)
+    published = export_text(event).encode()
+    corrected_again(event)
+    corrected = export_text(event).encode()
+    empty_database()
+    _row, token = tokens.make(creator, "kone")
+    assert post(client, published, token).status_code == 201
+    answer = post(client, corrected, token)
+    assert answer.status_code == 200 and answer.json()["corrected"] and not answer.json()["created"]
+    assert any("Väärä tikkimäärä" in note for note in answer.json()["notes"])
+    assert export_text(Event.objects.get(slug=event.slug)).encode() == corrected
+    refused = post(client, published, token)  # the older file now
+    assert refused.status_code == 409 and "vanhempi" in " ".join(refused.json()["errors"])

@@ -7,17 +7,19 @@ import json
 from io import StringIO
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import call_command
 
 from registry.models import Club, Player, SeasonClub
 from tests.support.eventfile_helpers import (
+    corrected_again,
     council_event,
     empty_database,
     one_stage_event,
     public_answers,
     simulated,
 )
-from tournaments.models import Appeal, Entry, Event, Exclusion, Match, Ruling
+from tournaments.actions.publication import verify as verify_published
+from tournaments.models import Appeal, Entry, Event, Exclusion, Match, Publication, Ruling
 from tournaments.output import eventfile
 
 
@@ -170,7 +172,7 @@ def test_a_changed_file_of_an_existing_event_is_refused(db, tmp_path, make_event
     path = tmp_path / "kisa.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     code, _out, err = _import(path)
-    assert code == 1 and "on jo olemassa" in err
+    assert code == 1 and "muuttaa muutakin kuin tuloksia (kisan tiedot)" in err  # published: only results correct
     assert Event.objects.get(slug=event.slug).venue == event.venue
 
 
@@ -202,14 +204,6 @@ def test_a_newcomer_two_registered_players_could_be_is_a_conflict(db, tmp_path, 
     code, _out, err = _import(path)
     assert code == 1 and f"Pelaaja {newcomer.full_name}" in err and "heitä on 2" in err
     assert not Event.objects.exists()
-
-
-def test_a_team_competition_is_not_exported_yet(db):
-    out = StringIO()
-    call_command("simulate_teams", "--teams", "4", "--seed", "2", stdout=out)
-    team_event = Event.objects.get(kind=Event.Kind.SM_TEAM)
-    with pytest.raises(CommandError, match="Joukkuekilpailun"):
-        call_command("export_event", team_event.slug, "-", stdout=StringIO())
 
 
 def test_a_season_club_the_registry_has_as_another_is_a_conflict(db, tmp_path, make_event, organiser):
@@ -246,3 +240,45 @@ def test_a_file_whose_facts_do_not_fit_together_is_refused(db, tmp_path, make_ev
     code, _out, err = _import(path)
     assert code == 1 and "Paria 99 ei ole" in err
     assert not Event.objects.exists() and not Player.objects.exists()
+
+
+@pytest.mark.slow
+def test_a_changed_file_extending_the_published_chain_is_applied_as_a_correction(db, tmp_path, make_event, organiser):
+    event = one_stage_event(make_event, organiser)
+    site = tmp_path / "sivusto.json"
+    site.write_text(eventfile.export_text(event), encoding="utf-8")
+    corrected_again(event)
+    venue = tmp_path / "kisapaikka.json"
+    venue.write_text(eventfile.export_text(event), encoding="utf-8")
+    empty_database()
+    assert _import(site)[0] == 0
+    code, out, err = _import(venue)
+    assert code == 0, err
+    assert "syy: Väärä tikkimäärä" in out
+    imported = Event.objects.get(slug=event.slug)
+    assert eventfile.export_text(imported) == venue.read_text(encoding="utf-8")
+    chain = list(imported.publications.order_by("pk").values_list("kind", "reason"))
+    assert chain[-1] == (Publication.Kind.CORRECTION, "Väärä tikkimäärä") and len(chain) == 3
+    assert verify_published(imported) == []
+    assert _import(venue)[:2] == (0, f"Kisa {event.slug} on jo tuotu: mitään ei muutettu.\n{event.slug}\n")
+    code, _out, err = _import(site)  # the older file: its chain stops before the site's
+    assert code == 1 and "vanhempi" in err
+    assert imported.publications.count() == 3
+
+
+def test_a_changed_file_whose_chain_does_not_extend_the_site_s_is_refused(db, tmp_path, make_event, organiser):
+    event = one_stage_event(make_event, organiser)
+    data = json.loads(eventfile.export_text(event))
+    m = next(m for m in data["matches"] if m["lines"] and m["lines"][0]["kind"] == "deal" and m["lines"][0]["tricks_b"])
+    m["lines"][0]["tricks_a"] += 1  # a result changed without a correction record
+    m["lines"][0]["tricks_b"] -= 1
+    path = tmp_path / "muutettu.json"
+    path.write_text(eventfile.text(data), encoding="utf-8")
+    code, _out, err = _import(path)
+    assert code == 1 and "ei ole uutta korjausta" in err
+    data["publications"][-1]["digest"] = "0" * 64  # another chain
+    path.write_text(eventfile.text(data), encoding="utf-8")
+    code, _out, err = _import(path)
+    assert code == 1 and "tietueesta 2 alkaen" in err
+    assert eventfile.export_text(Event.objects.get(pk=event.pk)) != eventfile.text(data)
+    assert event.publications.count() == 2

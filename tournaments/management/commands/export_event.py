@@ -23,8 +23,6 @@ class Command(BaseCommand):
         event = Event.objects.filter(slug=slug).first()
         if event is None:
             raise CommandError(f"Kisaa osoitteella {slug!r} ei ole.")
-        if event.kind == Event.Kind.SM_TEAM:
-            raise CommandError("Joukkuekilpailun tiedostoa ei vielä kirjoiteta: vain parikisan (tuppi-event, versio 1).")
         text = eventfile.export_text(event)
         if file == "-":
             self.stdout.write(text, ending="")

@@ -156,8 +156,7 @@ def event_json(snap, now=None) -> dict:
     payload = {
         "slug": ev.slug, "name": ev.name, "status": ev.status, "timetable": timetable_json(snap, now),
         # the event file (issue #27), once the final places are published; null before
-        "event_file": reverse("event_file", args=[ev.slug]) if ev.finished_at and snap.published_record
-        and ev.kind != Event.Kind.SM_TEAM else None,
+        "event_file": reverse("event_file", args=[ev.slug]) if ev.finished_at and snap.published_record else None,
     }
     extra = extensions.event_payload(ev.kind)
     if extra is not None:  # an event kind of another app (the team competition): its own keys

@@ -95,9 +95,9 @@ results_list = event_answer(Answer(
 
 
 def _published(snap):
-    """The event file is offered once the final places are published (a pair event: the team
-    competition's file is not written yet); before that there is none (404)."""
-    if snap.event.finished_at is None or snap.published_record is None or snap.event.kind == Event.Kind.SM_TEAM:
+    """The event file is offered once the final places are published (a pair event's or the team
+    competition's); before that there is none (404)."""
+    if snap.event.finished_at is None or snap.published_record is None:
         raise Http404(_("Kisan tiedosto on saatavilla, kun lopputulokset on julkaistu."))
     return snap
 
