@@ -20,6 +20,30 @@ CHROMIUM_ARGS = [
 ]
 
 
+def pytest_collection_modifyitems(config, items):
+    """The long tests first (slow, then browser), the rest in their usual order behind them: on two workers
+    (``-n 2``) the long ones spread over both and the short ones fill in after, instead of one long test
+    ending the run alone while the other worker waits. Every test still runs; none depends on the order."""
+
+    def weight(item) -> int:
+        if item.get_closest_marker("slow"):
+            return 0
+        return 1 if item.get_closest_marker("browser") or "/browser/" in str(item.fspath) else 2
+
+    items.sort(key=weight)
+    if os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        skipped = [item for item in items if pure_core(item)]
+        if skipped:
+            config.hook.pytest_deselected(items=skipped)
+            items[:] = [item for item in items if not pure_core(item)]
+
+
+def pure_core(item) -> bool:
+    """A test of the rules core (``tests/scoring/``: no Django, no database) that asks for no database: it
+    answers the same whatever ``DATABASE_URL`` says, so the PostgreSQL run leaves it to the SQLite run."""
+    return "/tests/scoring/" in str(item.fspath) and "_django_db_helper" not in getattr(item, "fixturenames", ())
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
