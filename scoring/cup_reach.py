@@ -23,8 +23,72 @@ Decisions (the model; each is what the code and the brute-force test in
   an entrant never lowers its key, so nobody is ahead who would not be ahead in any outcome where X has
   that key. (3) A newcomer has at most the results of X's own legs at places 2.. or X's partner's
   (equal to X's new results, so at most level). The brute-force test checks this claim.
-* **Worst case (exact search, within budgets):** X skips every leg (X's results never lower its key, and a partner of X
-  can play the same place with a newcomer instead). Each other entrant (and each newcomer, an entrant
+* **Worst case:** X skips every leg (X's results never lower its key, and a partner of X can play the
+  same place with a newcomer instead); ``worst = 1 +`` the entrants already ahead ``+`` the most
+  other entrants that can pass X in one outcome. Two methods find that most: the pooled model below
+  where it applies, else the place-vector search (the last two points).
+* **Worst case, pooled model** (:class:`_Pooled`; it applies when every result counts, that is best N
+  is none or at least each entrant's results plus the legs left, when the legs left share one weight,
+  and when the points table never rises). Write T for X's key and K for another entrant's, both as
+  (points, place counts) vectors. The argument, step by step:
+
+  1. *Additive.* With every result counted, an entrant's key after the legs is K + gain, the gain
+     summing (points, one count at the place) over its new results. The lexicographic order is
+     invariant under translation, so the entrant ends ahead of X iff gain > D = T - K, its *need*.
+     Entrants with K > T are ahead already; the others (the candidates) have D >= 0; newcomers and
+     entrants with no points have D = T, in any number.
+  2. *Nested.* The outcomes that serve a need D (gain > D) shrink as D grows, so if some m candidates
+     can be ahead at once, the m with the smallest needs can (the k-th smallest need of the m takes
+     the results of the k-th smallest need of the set). The answer is the longest feasible prefix of
+     the needs in ascending order, and feasibility is monotone in the prefix.
+  3. *Pooled legs.* With one weight a result is worth the same in every leg, so what an entrant gets is
+     a multiset of at most L places (L legs left). Multisets that use each place at most cap * L times
+     (cap: 2 players or 1 pair a place) come from a real outcome: spread the uses of a place over cap
+     copies of it, at most L each; the bipartite multigraph entrants / place copies has every degree
+     at most L, so by König's edge-colouring theorem its edges take L colours (the legs) with no two
+     alike at a node: an entrant plays a leg at most once, a place copy is used once a leg. Conversely
+     every outcome gives such multisets. So the *items* are cap * L copies of each place, and an
+     entrant takes at most L of them.
+  4. *Minimal patterns, Hall.* A better place never lowers a gain (the table never rises, and the place
+     count moves to a more significant position), so each served entrant may ask a *minimal pattern*
+     (enough, and no item can be worsened by one place and stay enough) and take it or better. Asks
+     are met iff, for every q, at most cap * L * q asks are for places 1..q (Hall's condition on the
+     nested sets of places 1..p).
+  5. *Single items.* If each of the places 1..q alone serves every need of a prefix of m needs, those
+     M = cap * L * q items go one each to the hardest needs: in any solution an entrant holding one
+     can drop the rest, and if an easier need holds one while a harder need holds a pattern of worse
+     places, they swap (the pattern that serves the harder need serves the easier). So the prefix is
+     feasible iff m <= M or its m - M easiest needs are feasible on the places after q (repeated).
+  6. *Upper bounds* (each a count no solution passes). Points: if the needs from the k-th on ask at
+     least P points, give an item of v points the weight min(P, v) / P; a pattern with P points weighs
+     at least 1 (one item of P or more, or items all below P summing to P), and a pattern serving the
+     i-th need (points P_i <= P) weighs at least P_i / P and holds at least one item, so
+     m <= k + (sum of the weights - max(sum of P_i / P for i < k, the k smallest weights)).
+     Split: for every q a served entrant holds an item of places 1..q or only worse items, at least
+     s of them where s times the value of place q + 1 is the first multiple to beat its need, so
+     m <= cap * L * q + the most needs the cap * L * (width - q) worse items serve at those costs
+     (the cheapest, that is the easiest needs, first).
+  7. *Search.* A greedy construction (hardest need first: the worst single item that is enough, else
+     the best item then the worst completing ones) gives a lower bound; prefixes one longer are then
+     decided by step 5, the split bound and the greedy on the places left, and last a depth-first
+     search over minimal patterns (hardest need first, level needs taking patterns in a fixed order,
+     states remembered, cut by the points bound). When lower and upper meet, ``worst`` is exact.
+  8. *Not always decided.* The search is a bin covering with at most L items a bin; we know no exact
+     polynomial method for it and claim none. It is cut at ``pooled_budget`` nodes a check and
+     ``pooled_season_budget`` a season (the lower keys are done first: they are the cheap ones). An
+     undecided row keeps ``worst_exact`` False and ``worst`` = 1 + ahead + the upper bound (a position
+     it cannot be worse than), or what the place-vector search gives when that is exact or smaller.
+     ``bench/cup_reach_speed.py`` prints how many rows were decided (about 7 in 10 for 300 players
+     and 3 legs; every row with 1 leg left).
+  9. *Fixed pairs.* The pooled model forgets that a player plays in one pair a leg, so its count is an
+     upper bound there; it is exact when the served candidates share no player, or when the
+     candidates left after dropping each pair that shares a player with an earlier one reach the same
+     count (those pairs can all play).
+
+  Checked against every assignment of every leg's places (1–3 legs, 1–4 entrants, tables with equal
+  and unequal points) and against every outcome of 1–2 legs for whole small seasons.
+* **Worst case, place-vector search (within budgets):** for best N that cuts, legs of different weights
+  or more than 4 legs left. Each other entrant (and each newcomer, an entrant
   with no history) has the set of *minimal sufficient place vectors* over the legs: the vectors that
   put it strictly ahead of X, with no coordinate that could be worsened. A set of entrants can all be
   ahead at once iff each gets one of its vectors and, in every leg, the demanded places fit the slots:
@@ -34,13 +98,13 @@ Decisions (the model; each is what the code and the brute-force test in
   over the entrants finds the largest such set exactly (checked against brute force over every
   outcome of 1–2 legs with the table (5, 3, 1) and up to 4 players plus newcomers).
 * **Decision (budgets, not exact):** the minimal vectors cost about (places + 1) ** (legs - 1) *
-  (legs + 7) key evaluations per entrant, and every vector tried in the search counts as a node. When the entrants that could pass X at all (their all-wins key beats X's),
-  times that, exceed ``_Worst.vector_budget`` (30000 key evaluations), or the search passes ``node_budget`` nodes, or
+  (legs + 7) key evaluations per entrant, and every vector tried in the search counts as a node. When
+  the entrants that could pass X at all (their all-wins key beats X's), times that, exceed
+  ``_Worst.vector_budget`` (30000 key evaluations), or the search passes ``node_budget`` nodes, or
   the whole season's work (vectors examined plus search nodes) passes ``season_budget``, no
   exact answer is given: ``worst_exact`` is False and ``worst`` is the safe bound 1 + the entrants
   already ahead + min(the entrants that could pass X, the slots of the legs), newcomers included when
-  one could pass. A real season of 300 players with 3 legs left is in this case for every row (see
-  ``bench/cup_reach_speed.py``): there the worst position is a bound, never claimed exact.
+  one could pass (or the pooled model's upper bound when that is smaller).
 * Newcomers all have an empty history, so they are interchangeable: the search takes them as copies
   in a fixed order (symmetry), at most as many as there are slots.
 """
@@ -455,13 +519,14 @@ class _Pooled:
             done += max(need, 0)
         return best
 
-    def upper_by_split(self, needs) -> int:
-        """The split bound of the docstring: for every q, a served entrant holds an item of places
-        1..q, or only worse items, at least as many as its need takes of the best of them."""
+    def upper_by_split(self, needs, after=0) -> int:
+        """The split bound of the docstring over the places after ``after``: for every q, a served
+        entrant holds an item of places after..q, or only worse items, at least as many as its need
+        takes of the best of them."""
         val, legs, width = self.values, self.legs, self.width
-        best = min(len(needs), self.total)
-        for q in range(1, width):
-            small, big = self.per_place * (width - q), self.per_place * q
+        best = min(len(needs), self.per_place * (width - after))
+        for q in range(after + 1, width):
+            small, big = self.per_place * (width - q), self.per_place * (q - after)
             # s small items are enough from this need on: the needs are ascending, so are the costs
             starts = [0] + [bisect_left(needs, s * val[q]) for s in range(1, legs + 1)]
             served = cost = 0
@@ -486,8 +551,12 @@ class _Pooled:
                 hi = mid - 1
         return lo
 
-    def _greedy_serves(self, needs) -> bool:
-        pool = list(self.items)
+    def _greedy_serves(self, needs, after=0) -> bool:
+        pool = (
+            list(self.items)
+            if not after
+            else sorted(v for v in self.values[after:] for _ in range(self.per_place))
+        )
         for d in reversed(needs):
             if not pool:
                 return False
@@ -555,7 +624,12 @@ class _Pooled:
             q = alone
         if n == 0:
             return True
-        return self._search(needs[:n], needs_pts[:n], q)
+        needs, needs_pts = needs[:n], needs_pts[:n]
+        if n > self.upper_by_split(needs, q):
+            return False
+        if self._greedy_serves(needs, q):
+            return True
+        return self._search(needs, needs_pts, q)
 
     def _search(self, needs, needs_pts, q) -> bool | None:
         """Depth-first over minimal patterns of the places after q (hardest need first) under the
