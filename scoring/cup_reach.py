@@ -540,6 +540,17 @@ class _Pooled:
             best = min(best, big + served)
         return best
 
+    def upper_by_singles(self, needs, after=0) -> int:
+        """The singles bound of the docstring over the places after ``after``: with mu needs served by
+        one item each at most (a matching), the others hold two items or more, so
+        m <= (items + mu) // 2."""
+        items = sorted(v for v in self.values[after:] for _ in range(self.per_place))
+        mu = 0
+        for v in items:  # ascending items against ascending needs: the greedy matching is a largest one
+            if mu < len(needs) and v > needs[mu]:
+                mu += 1
+        return (len(items) + mu) // 2
+
     def greedy(self, needs, high) -> int:
         """A served count reached by one construction (hardest first), by bisection: a lower bound."""
         lo, hi = 0, min(len(needs), high)
@@ -625,7 +636,7 @@ class _Pooled:
         if n == 0:
             return True
         needs, needs_pts = needs[:n], needs_pts[:n]
-        if n > self.upper_by_split(needs, q):
+        if n > self.upper_by_split(needs, q) or n > self.upper_by_singles(needs, q):
             return False
         if self._greedy_serves(needs, q):
             return True
@@ -651,7 +662,7 @@ class _Pooled:
                 groups.append((k, need, done, prefix[below] + (total - below) * need))
             done += max(need, 0)
         demand = [0] * (width + 1)
-        seen = set()
+        seen = {}
         nodes = 0
 
         def fits(place):
@@ -680,14 +691,16 @@ class _Pooled:
             nodes += 1
             if nodes > self.budget or nodes > self.season_left:
                 raise _OutOfBudget
-            state = (i, last, tuple(demand))
-            if state in seen or hopeless(n - i, used):
-                return False
-            seen.add(state)
             d = order[i]
+            # level needs are interchangeable: their patterns in a fixed order (symmetry), so a state
+            # that failed from pattern k on fails from any later k too
+            first = last if i and order[i - 1] == d else 0
+            state = (i, tuple(demand))
+            if seen.get(state, len(needs) + 99) <= first or hopeless(n - i, used):
+                return False
+            seen[state] = first
             patterns = [t for t in self.minimal(d) if t[0] > q]
-            # level needs are interchangeable: their patterns in a fixed order (symmetry)
-            for k in range(last if i and order[i - 1] == d else 0, len(patterns)):
+            for k in range(first, len(patterns)):
                 pattern = patterns[k]
                 for p in pattern:
                     demand[p] += 1
