@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import cup_reach
+from scoring import cup_reach, cup_reach_pool
 from scoring.cup import CupEvent, PairPlacing, Placing, rank_pairs, rank_players
 from scoring.cup_reach import key, reach
 
@@ -314,9 +314,9 @@ def _served_brute(table, legs, cap, needs):
 def test_pooled_solver_equals_every_assignment_of_the_legs(problem):
     table, legs, cap, needs = problem
     width = len(table)
-    encode = cup_reach._encoder(6 * (2 * legs * table[0] + legs + 2) + 3)
+    encode = cup_reach_pool._encoder(6 * (2 * legs * table[0] + legs + 2) + 3)
     values = [encode((2 * t, tuple(1 if q == p else 0 for q in range(width)))) for p, t in enumerate(table)]
-    pooled = cup_reach._Pooled(values, [2 * t for t in table], legs, cap, node_budget=10**6)
+    pooled = cup_reach_pool._Pooled(values, [2 * t for t in table], legs, cap, node_budget=10**6)
     pooled.season_left = 10**6
     ordered = sorted(needs, key=encode)
     enc = [encode(d) for d in ordered]
