@@ -27,9 +27,9 @@ Decisions (the model; each is what the code and the brute-force test in
   same place with a newcomer instead); ``worst = 1 +`` the entrants already ahead ``+`` the most
   other entrants that can pass X in one outcome. Two methods find that most: the pooled model below
   where it applies, else the place-vector search (the last two points).
-* **Worst case, pooled model** (``scoring.cup_reach_pool``; it applies when every result counts, that is best N
-  is none or at least each entrant's results plus the legs left, when the legs left share one weight,
-  and when the points table never rises). Write T for X's key and K for another entrant's, both as
+* **Worst case, pooled model** (``scoring.cup_reach_pool``; it applies when every result counts, that
+  is best N is none or at least each entrant's results plus the legs left, when the legs left share
+  one weight, and when the points table never rises). Write T for X's key and K for another entrant's, both as
   (points, place counts) vectors. The argument, step by step:
 
   1. *Additive.* With every result counted, an entrant's key after the legs is K + gain, the gain
@@ -67,10 +67,12 @@ Decisions (the model; each is what the code and the brute-force test in
      Split: for every q a served entrant holds an item of places 1..q or only worse items, at least
      s of them where s times the value of place q + 1 is the first multiple to beat its need, so
      m <= cap * L * q + the most needs the cap * L * (width - q) worse items serve at those costs
-     (the cheapest, that is the easiest needs, first).
+     (the cheapest, that is the easiest needs, first). Singles: if at most mu needs can hold one item
+     each at once (a largest matching: items and needs ascending, greedily), the others hold two or
+     more, so m <= (items + mu) // 2. Split and singles are also used on the places left by step 5.
   7. *Search.* A greedy construction (hardest need first: the worst single item that is enough, else
      the best item then the worst completing ones) gives a lower bound; prefixes one longer are then
-     decided by step 5, the split bound and the greedy on the places left, and last a depth-first
+     decided by step 5, the split and singles bounds and the greedy on the places left, and last a depth-first
      search over minimal patterns (hardest need first, level needs taking patterns in a fixed order,
      states remembered, cut by the points bound). When lower and upper meet, ``worst`` is exact.
   8. *Not always decided.* The search is a bin covering with at most L items a bin; we know no exact
