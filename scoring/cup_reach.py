@@ -83,9 +83,9 @@ Decisions (the model; each is what the code and the brute-force test in
      ``bench/cup_reach_speed.py`` prints how many rows were decided (about 7 in 10 for 300 players
      and 3 legs; every row with 1 leg left).
   9. *Fixed pairs.* The pooled model forgets that a player plays in one pair a leg, so its count is an
-     upper bound there; it is exact when the served candidates share no player, or when the
-     candidates left after dropping each pair that shares a player with an earlier one reach the same
-     count (those pairs can all play).
+     upper bound there. What it serves is a real outcome when the served pairs share no player, and
+     so is what it serves of the pairs left after dropping each pair that shares a player with an
+     earlier one (those pairs can all play); the worst is exact when that reaches the upper bound.
 
   Checked against every assignment of every leg's places (1–3 legs, 1–4 entrants, tables with equal
   and unequal points) and against every outcome of 1–2 legs for whole small seasons.

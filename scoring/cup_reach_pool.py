@@ -79,18 +79,18 @@ class _Season:
             served, high, exact = memo
             return free + served, free + high, exact
         cands = self._candidates(i)
-        # fixed pairs: the pooled model ignores that a player plays in one pair a leg (an upper bound);
-        # exact when the served candidates share no player, or when as many share none
-        served, high, exact = self._solve(t, tp, cands)
-        if exact and _disjoint([members[j] for j in cands[:served]]):
-            return free + served, free + high, True
-        clean, seen = [], set()
-        for j in cands:
-            if not seen & members[j]:
-                seen |= members[j]
-                clean.append(j)
-        low, _, low_exact = self._solve(t, tp, clean)
-        return free + served, free + high, exact and low_exact and low == served
+        # fixed pairs: the pooled model ignores that a player plays in one pair a leg, so its count is
+        # an upper bound; what it serves is a real outcome when those pairs share no player, and so is
+        # what it serves of the pairs left after dropping each one sharing a player with an earlier one
+        served, high, _ = self._solve(t, tp, cands)
+        if not _disjoint([members[j] for j in cands[:served]]):
+            clean, seen = [], set()
+            for j in cands:
+                if not seen & members[j]:
+                    seen |= members[j]
+                    clean.append(j)
+            served = self._solve(t, tp, clean)[0]
+        return free + served, free + high, served == high
 
     def _solve(self, t, tp, cands):
         memo = self.done.get((t, tuple(cands)))
