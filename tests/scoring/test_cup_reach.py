@@ -325,3 +325,37 @@ def test_pooled_solver_equals_every_assignment_of_the_legs(problem):
     expected = _served_brute(table, legs, cap, needs)
     assert exact
     assert served == high == expected
+
+
+@st.composite
+def pair_fields(draw):
+    """1–3 past events of 2–4 pairs drawn from up to 10 players, and 1–2 legs of weight 1 left."""
+    n_players = draw(st.integers(4, 10))
+    players = [f"p{i}" for i in range(n_players)]
+    events = []
+    for e in range(draw(st.integers(1, 3))):
+        field = draw(st.permutations(players))
+        n_pairs = draw(st.integers(2, min(4, n_players // 2)))
+        placings = tuple(PairPlacing((field[2 * i], field[2 * i + 1]), i + 1, 0) for i in range(n_pairs))
+        events.append(CupEvent(f"e{e}", 1, placings))
+    return events, [1] * draw(st.integers(1, 2))
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pair_fields(), st.booleans())
+def test_pooled_model_and_place_vector_search_agree(field, pairs):
+    events, weights = field
+    table = (5, 3, 2, 1)
+    rows = (rank_pairs if pairs else rank_players)(events, table=table)
+    pooled = reach(rows, weights, None, table, pairs=pairs)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(cup_reach, "pooled_for", lambda *args: None)
+        searched = reach(rows, weights, None, table, pairs=pairs)
+    for a, b in zip(pooled, searched, strict=True):
+        assert a.best == b.best
+        if a.worst_exact and b.worst_exact:
+            assert a.worst == b.worst, a.entrant
+        elif a.worst_exact:
+            assert a.worst <= b.worst  # the search's safe bound is never below the exact worst
+        elif b.worst_exact:
+            assert b.worst <= a.worst
