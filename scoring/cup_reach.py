@@ -88,7 +88,8 @@ Decisions (the model; each is what the code and the brute-force test in
      earlier one (those pairs can all play); the worst is exact when that reaches the upper bound.
 
   Checked against every assignment of every leg's places (1–3 legs, 1–4 entrants, tables with equal
-  and unequal points) and against every outcome of 1–2 legs for whole small seasons.
+  and unequal points), against every outcome of 1–2 legs for whole small seasons, and against the
+  place-vector search on small random fields (players and fixed pairs).
 * **Worst case, place-vector search (within budgets):** for best N that cuts, legs of different weights
   or more than 4 legs left. Each other entrant (and each newcomer, an entrant
   with no history) has the set of *minimal sufficient place vectors* over the legs: the vectors that
