@@ -23,8 +23,75 @@ Decisions (the model; each is what the code and the brute-force test in
   an entrant never lowers its key, so nobody is ahead who would not be ahead in any outcome where X has
   that key. (3) A newcomer has at most the results of X's own legs at places 2.. or X's partner's
   (equal to X's new results, so at most level). The brute-force test checks this claim.
-* **Worst case (exact search, within budgets):** X skips every leg (X's results never lower its key, and a partner of X
-  can play the same place with a newcomer instead). Each other entrant (and each newcomer, an entrant
+* **Worst case:** X skips every leg (X's results never lower its key, and a partner of X can play the
+  same place with a newcomer instead); ``worst = 1 +`` the entrants already ahead ``+`` the most
+  other entrants that can pass X in one outcome. Two methods find that most: the pooled model below
+  where it applies, else the place-vector search (the last two points).
+* **Worst case, pooled model** (``scoring.cup_reach_pool``; it applies when every result counts, that
+  is best N is none or at least each entrant's results plus the legs left, when the legs left share
+  one weight, and when the points table never rises). Write T for X's key and K for another entrant's, both as
+  (points, place counts) vectors. The argument, step by step:
+
+  1. *Additive.* With every result counted, an entrant's key after the legs is K + gain, the gain
+     summing (points, one count at the place) over its new results. The lexicographic order is
+     invariant under translation, so the entrant ends ahead of X iff gain > D = T - K, its *need*.
+     Entrants with K > T are ahead already; the others (the candidates) have D >= 0; newcomers and
+     entrants with no points have D = T, in any number.
+  2. *Nested.* The outcomes that serve a need D (gain > D) shrink as D grows, so if some m candidates
+     can be ahead at once, the m with the smallest needs can (the k-th smallest need of the m takes
+     the results of the k-th smallest need of the set). The answer is the longest feasible prefix of
+     the needs in ascending order, and feasibility is monotone in the prefix.
+  3. *Pooled legs.* With one weight a result is worth the same in every leg, so what an entrant gets is
+     a multiset of at most L places (L legs left). Multisets that use each place at most cap * L times
+     (cap: 2 players or 1 pair a place) come from a real outcome: spread the uses of a place over cap
+     copies of it, at most L each; the bipartite multigraph entrants / place copies has every degree
+     at most L, so by König's edge-colouring theorem its edges take L colours (the legs) with no two
+     alike at a node: an entrant plays a leg at most once, a place copy is used once a leg. Conversely
+     every outcome gives such multisets. So the *items* are cap * L copies of each place, and an
+     entrant takes at most L of them.
+  4. *Minimal patterns, Hall.* A better place never lowers a gain (the table never rises, and the place
+     count moves to a more significant position), so each served entrant may ask a *minimal pattern*
+     (enough, and no item can be worsened by one place and stay enough) and take it or better. Asks
+     are met iff, for every q, at most cap * L * q asks are for places 1..q (Hall's condition on the
+     nested sets of places 1..p).
+  5. *Single items.* If each of the places 1..q alone serves every need of a prefix of m needs, those
+     M = cap * L * q items go one each to the hardest needs: in any solution an entrant holding one
+     can drop the rest, and if an easier need holds one while a harder need holds a pattern of worse
+     places, they swap (the pattern that serves the harder need serves the easier). So the prefix is
+     feasible iff m <= M or its m - M easiest needs are feasible on the places after q (repeated).
+  6. *Upper bounds* (each a count no solution passes). Points: if the needs from the k-th on ask at
+     least P points, give an item of v points the weight min(P, v) / P; a pattern with P points weighs
+     at least 1 (one item of P or more, or items all below P summing to P), and a pattern serving the
+     i-th need (points P_i <= P) weighs at least P_i / P and holds at least one item, so
+     m <= k + (sum of the weights - max(sum of P_i / P for i < k, the k smallest weights)).
+     Split: for every q a served entrant holds an item of places 1..q or only worse items, at least
+     s of them where s times the value of place q + 1 is the first multiple to beat its need, so
+     m <= cap * L * q + the most needs the cap * L * (width - q) worse items serve at those costs
+     (the cheapest, that is the easiest needs, first). Singles: if at most mu needs can hold one item
+     each at once (a largest matching: items and needs ascending, greedily), the others hold two or
+     more, so m <= (items + mu) // 2. Split and singles are also used on the places left by step 5.
+  7. *Search.* A greedy construction (hardest need first: the worst single item that is enough, else
+     the best item then the worst completing ones) gives a lower bound; prefixes one longer are then
+     decided by step 5, the split and singles bounds and the greedy on the places left, and last a depth-first
+     search over minimal patterns (hardest need first, level needs taking patterns in a fixed order,
+     states remembered, cut by the points bound). When lower and upper meet, ``worst`` is exact.
+  8. *Not always decided.* The search is a bin covering with at most L items a bin; we know no exact
+     polynomial method for it and claim none. It is cut at ``pooled_budget`` nodes a check and
+     ``pooled_season_budget`` a season (the lower keys are done first: they are the cheap ones). An
+     undecided row keeps ``worst_exact`` False and ``worst`` = 1 + ahead + the upper bound (a position
+     it cannot be worse than), or what the place-vector search gives when that is exact or smaller.
+     ``bench/cup_reach_speed.py`` prints how many rows were decided (about 7 in 10 for 300 players
+     and 3 legs; every row with 1 leg left).
+  9. *Fixed pairs.* The pooled model forgets that a player plays in one pair a leg, so its count is an
+     upper bound there. What it serves is a real outcome when the served pairs share no player, and
+     so is what it serves of the pairs left after dropping each pair that shares a player with an
+     earlier one (those pairs can all play); the worst is exact when that reaches the upper bound.
+
+  Checked against every assignment of every leg's places (1–3 legs, 1–4 entrants, tables with equal
+  and unequal points), against every outcome of 1–2 legs for whole small seasons, and against the
+  place-vector search on small random fields (players and fixed pairs).
+* **Worst case, place-vector search (within budgets):** for best N that cuts, legs of different weights
+  or more than 4 legs left. Each other entrant (and each newcomer, an entrant
   with no history) has the set of *minimal sufficient place vectors* over the legs: the vectors that
   put it strictly ahead of X, with no coordinate that could be worsened. A set of entrants can all be
   ahead at once iff each gets one of its vectors and, in every leg, the demanded places fit the slots:
@@ -34,13 +101,13 @@ Decisions (the model; each is what the code and the brute-force test in
   over the entrants finds the largest such set exactly (checked against brute force over every
   outcome of 1–2 legs with the table (5, 3, 1) and up to 4 players plus newcomers).
 * **Decision (budgets, not exact):** the minimal vectors cost about (places + 1) ** (legs - 1) *
-  (legs + 7) key evaluations per entrant, and every vector tried in the search counts as a node. When the entrants that could pass X at all (their all-wins key beats X's),
-  times that, exceed ``_Worst.vector_budget`` (30000 key evaluations), or the search passes ``node_budget`` nodes, or
+  (legs + 7) key evaluations per entrant, and every vector tried in the search counts as a node. When
+  the entrants that could pass X at all (their all-wins key beats X's), times that, exceed
+  ``_Worst.vector_budget`` (30000 key evaluations), or the search passes ``node_budget`` nodes, or
   the whole season's work (vectors examined plus search nodes) passes ``season_budget``, no
   exact answer is given: ``worst_exact`` is False and ``worst`` is the safe bound 1 + the entrants
   already ahead + min(the entrants that could pass X, the slots of the legs), newcomers included when
-  one could pass. A real season of 300 players with 3 legs left is in this case for every row (see
-  ``bench/cup_reach_speed.py``): there the worst position is a bound, never claimed exact.
+  one could pass (or the pooled model's upper bound when that is smaller).
 * Newcomers all have an empty history, so they are interchangeable: the search takes them as copies
   in a fixed order (symmetry), at most as many as there are slots.
 """
@@ -54,6 +121,7 @@ from decimal import Decimal
 from itertools import product
 
 from scoring.cup import DEFAULT_POINTS, Standing
+from scoring.cup_reach_pool import pooled_for
 
 NONE = 0  # "does not play (or places beyond the table)" in a place vector
 
@@ -110,6 +178,8 @@ def reach(
     pairs: bool = False,
     node_budget: int = 20000,
     season_budget: int = 150000,
+    pooled_budget: int = 200,
+    pooled_season_budget: int = 1000,
 ) -> list[Reach]:
     """Best and worst reachable positions of every row of ``rank_players`` (or ``rank_pairs``)."""
     if not weights:
@@ -126,12 +196,27 @@ def reach(
     solver.season_left = season_budget
     solver.newcomer_top = key(new_results(wins, weights2, table), best_n, width)
     sorted_keys = sorted(keys)
+    pooled = pooled_for(hist, keys, weights2, best_n, table, 1 if pairs else 2, pooled_budget)
+    found = {}
+    if pooled is not None:
+        pooled.pooled.season_left = pooled_season_budget
+        # the lower keys first: they are the cheaper ones, so a spent season budget hits the costly
+        for i in sorted(range(len(keys)), key=keys.__getitem__):
+            found[i] = pooled.worst(i, members if pairs else None)
     out = []
     for i, s in enumerate(standings):
         # strictly ahead of X's best key: nobody else gains (X itself is never above its own top)
         best = 1 + len(keys) - bisect_right(sorted_keys, tops[i])
+        bound = None
+        if i in found:
+            ahead, bound, exact = found[i]
+            if exact:
+                out.append(Reach(s.entrant, best, 1 + ahead, True))
+                continue
         others = [(hist[j], keys[j], members[j], tops[j]) for j in range(len(standings)) if j != i]
         ahead, exact = solver.max_ahead(keys[i], others)
+        if not exact and bound is not None:
+            ahead = min(ahead, bound)
         out.append(Reach(s.entrant, best, 1 + ahead, exact))
     return out
 

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scoring import cup_reach, cup_reach_pool
 from scoring.cup import CupEvent, PairPlacing, Placing, rank_pairs, rank_players
 from scoring.cup_reach import key, reach
 
@@ -232,3 +233,129 @@ def test_two_pairs_sharing_a_player_cannot_both_play_a_leg():
 
     assert worst(("a", "c")) == 2
     assert worst(("c", "d")) == 3
+
+
+@st.composite
+def additive_seasons(draw):
+    """Seasons where the pooled model applies: every event counts (best N none) and the legs left
+    share one weight."""
+    legs = draw(st.integers(1, 2))
+    n_players = draw(st.integers(1, 4 if legs == 1 else 2))
+    histories = {f"p{i}": draw(history_st) for i in range(n_players)}
+    for h in histories.values():
+        if all(p is None for p in h):
+            h[0] = draw(st.integers(1, 4))
+    return histories, [draw(st.sampled_from([1, Decimal("0.5")]))] * legs
+
+
+def _pooled_only(monkeypatch):
+    """The search over place vectors must not answer: every worst position comes from the pooled model."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the place-vector search was asked")
+
+    monkeypatch.setattr(cup_reach._Worst, "max_ahead", refuse)
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(additive_seasons())
+def test_pooled_worst_equals_brute_force_over_every_outcome(monkeypatch, season):
+    histories, weights = season
+    standings = _season(histories)
+    expected = _brute(standings, weights, None)
+    _pooled_only(monkeypatch)
+    for r in reach(standings, weights, None, TABLE):
+        assert r.worst_exact
+        assert [r.best, r.worst] == expected[r.entrant], r.entrant
+
+
+@st.composite
+def pooled_problems(draw):
+    """Entrants' needs (points, place counts) against the places of 1–3 legs of one weight."""
+    table = draw(st.sampled_from([(5, 3, 1), (4, 4, 1), (3, 2)]))
+    legs = draw(st.integers(1, 3))
+    cap = draw(st.integers(1, 2))
+    n = draw(st.integers(1, 5 - legs))
+    width = len(table)
+    needs = [
+        (draw(st.integers(-1, 2 * legs * table[0])), tuple(draw(st.integers(-1, 1)) for _ in range(width)))
+        for _ in range(n)
+    ]
+    # a need is T - K for an entrant not ahead of X (K <= T): never below zero
+    return table, legs, cap, [max(d, (0, (0,) * width)) for d in needs]
+
+
+def _served_brute(table, legs, cap, needs):
+    """Most entrants whose gain beats their need, over every assignment of every leg's places."""
+    width = len(table)
+    per_leg = [
+        c
+        for c in product(range(width + 1), repeat=len(needs))
+        if all(c.count(p) <= cap for p in range(1, width + 1))
+    ]
+    best = 0
+    for outcome in product(per_leg, repeat=legs):
+        served = 0
+        for i, need in enumerate(needs):
+            places = [leg[i] for leg in outcome if leg[i]]
+            counts = tuple(sum(1 for p in places if p == q) for q in range(1, width + 1))
+            served += (sum(2 * table[p - 1] for p in places), counts) > need
+        best = max(best, served)
+    return best
+
+
+@settings(max_examples=50, deadline=None)
+@given(pooled_problems())
+def test_pooled_solver_equals_every_assignment_of_the_legs(problem):
+    table, legs, cap, needs = problem
+    width = len(table)
+    encode = cup_reach_pool._encoder(6 * (2 * legs * table[0] + legs + 2) + 3)
+    values = [encode((2 * t, tuple(1 if q == p else 0 for q in range(width)))) for p, t in enumerate(table)]
+    pooled = cup_reach_pool._Pooled(values, [2 * t for t in table], legs, cap, node_budget=10**6)
+    pooled.season_left = 10**6
+    ordered = sorted(needs, key=encode)
+    enc = [encode(d) for d in ordered]
+    able = [i for i, e in enumerate(enc) if e < pooled.top]
+    served, high, exact = pooled.max_served(enc[: len(able)], [d[0] for d in ordered][: len(able)])
+    expected = _served_brute(table, legs, cap, needs)
+    assert exact
+    assert served == high == expected
+
+
+@st.composite
+def pair_fields(draw):
+    """1–3 past events of 2–4 pairs drawn from up to 10 players, and 1–2 legs of weight 1 left."""
+    n_players = draw(st.integers(4, 10))
+    players = [f"p{i}" for i in range(n_players)]
+    events = []
+    for e in range(draw(st.integers(1, 3))):
+        field = draw(st.permutations(players))
+        n_pairs = draw(st.integers(2, min(4, n_players // 2)))
+        placings = tuple(PairPlacing((field[2 * i], field[2 * i + 1]), i + 1, 0) for i in range(n_pairs))
+        events.append(CupEvent(f"e{e}", 1, placings))
+    return events, [1] * draw(st.integers(1, 2))
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pair_fields(), st.booleans())
+def test_pooled_model_and_place_vector_search_agree(field, pairs):
+    events, weights = field
+    table = (5, 3, 2, 1)
+    rows = (rank_pairs if pairs else rank_players)(events, table=table)
+    pooled = reach(rows, weights, None, table, pairs=pairs)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(cup_reach, "pooled_for", lambda *args: None)
+        searched = reach(rows, weights, None, table, pairs=pairs)
+    for a, b in zip(pooled, searched, strict=True):
+        assert a.best == b.best
+        if a.worst_exact and b.worst_exact:
+            assert a.worst == b.worst, a.entrant
+        elif a.worst_exact:
+            assert a.worst <= b.worst  # the search's safe bound is never below the exact worst
+        elif b.worst_exact:
+            assert b.worst <= a.worst

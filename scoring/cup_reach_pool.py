@@ -1,0 +1,376 @@
+"""The pooled model of ``scoring.cup_reach`` (its module docstring argues it step by step): how many
+candidates can pass X at once when every result counts and the legs left share one weight.
+
+Pure: no Django. Needs and gains are (points, place counts) vectors encoded as integers (:func:`_encoder`).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+
+POOLED_LEGS = 4  # above this many legs left the minimal patterns are not enumerated (the search decides)
+
+
+def pooled_for(hist, keys, weights2, best_n, table, cap, node_budget):
+    """The pooled model when it applies (additive key, one weight, a non-increasing table), else None."""
+    legs = len(weights2)
+    # every result counts (newcomers' too), so a key is the sum of its results' (points, place counts)
+    additive = best_n is None or all(len(h) + legs <= best_n for h in [*hist, ()])
+    increasing = any(a < b for a, b in zip(table, table[1:], strict=False))
+    if not additive or len(set(weights2)) != 1 or legs > POOLED_LEGS or increasing:
+        return None
+    width = len(table)
+    w2 = weights2[0]
+    gains = [
+        (table[p - 1] * w2, tuple(1 if q == p else 0 for q in range(1, width + 1)))
+        for p in range(1, width + 1)
+    ]
+    biggest = max([legs * table[0] * w2, legs] + [max(abs(k[0]), *k[1]) for k in keys])
+    encode = _encoder(6 * biggest + 3)
+    values = [encode(g) for g in gains]
+    return _Season(_Pooled(values, [g[0] for g in gains], legs, cap, node_budget), keys, encode)
+
+
+def _encoder(base):
+    """Lex order of (points, counts...) as one integer: linear, and order-preserving for vectors whose
+    components stay below base / 2 in size (so ``gain > T - K`` is ``enc(gain) > enc(T) - enc(K)``)."""
+
+    def encode(k):
+        v = k[0]
+        for c in k[1]:
+            v = v * base + c
+        return v
+
+    return encode
+
+
+class _Season:
+    """Per season: the candidates of every threshold key, solved once per distinct key."""
+
+    def __init__(self, pooled, keys, encode):
+        self.pooled, self.keys = pooled, keys
+        self.enc = [encode(k) for k in keys]
+        self.order = sorted(range(len(keys)), key=lambda j: -self.enc[j])  # best key first
+        self.zero = encode((0, (0,) * pooled.width))
+        self.sorted_enc = sorted(self.enc)
+        self.done = {}
+
+    def _candidates(self, i) -> list[int]:
+        """The entrants that may pass entrant i, easiest first (newcomers and zero keys apart)."""
+        t, enc = self.enc[i], self.enc
+        first = len(self.order) - bisect_right(self.sorted_enc, t)  # entrants ahead come first
+        cands = []
+        for j in self.order[first:]:
+            if enc[j] == self.zero or len(cands) == self.pooled.total:
+                break
+            if j != i:
+                cands.append(j)
+        return cands
+
+    def worst(self, i, members) -> tuple[int, int, bool]:
+        """(entrants that can be ahead of entrant i at once, a safe bound on it, exact)."""
+        t = self.enc[i]
+        tp = self.keys[i][0]
+        free = len(self.sorted_enc) - bisect_right(self.sorted_enc, t)
+        if members is None:  # level entrants are interchangeable: one answer per key
+            memo = self.done.get(t)
+            if memo is None:
+                memo = self.done[t] = self._solve_now(t, tp, self._candidates(i))
+            served, high, exact = memo
+            return free + served, free + high, exact
+        cands = self._candidates(i)
+        # fixed pairs: the pooled model ignores that a player plays in one pair a leg, so its count is
+        # an upper bound; what it serves is a real outcome when those pairs share no player, and so is
+        # what it serves of the pairs left after dropping each one sharing a player with an earlier one
+        served, high, _ = self._solve(t, tp, cands)
+        if not _disjoint([members[j] for j in cands[:served]]):
+            clean, seen = [], set()
+            for j in cands:
+                if not seen & members[j]:
+                    seen |= members[j]
+                    clean.append(j)
+            served = self._solve(t, tp, clean)[0]
+        return free + served, free + high, served == high
+
+    def _solve(self, t, tp, cands):
+        memo = self.done.get((t, tuple(cands)))
+        if memo is None:
+            memo = self.done[(t, tuple(cands))] = self._solve_now(t, tp, cands)
+        return memo
+
+    def _solve_now(self, t, tp, cands):
+        pooled = self.pooled
+        needs = [t - self.enc[j] for j in cands]
+        needs_pts = [tp - self.keys[j][0] for j in cands]
+        needs += [t - self.zero] * (pooled.total - len(needs))  # newcomers
+        needs_pts += [tp] * (pooled.total - len(needs_pts))
+        able = bisect_left(needs, pooled.top)  # ascending: the rest cannot pass even winning every leg
+        return pooled.max_served(needs[:able], needs_pts[:able])
+
+
+def _disjoint(sets) -> bool:
+    seen = set()
+    for m in sets:
+        if seen & m:
+            return False
+        seen |= m
+    return True
+
+
+class _Pooled:
+    """The largest number of candidates that can pass X when the key is additive and the legs share one
+    weight (the *pooled* model of the module docstring): exact, or a safe bound with ``exact`` False.
+
+    ``values[p - 1]`` is the encoded gain (:func:`_encoder`) of place p, ``pts[p - 1]`` its points (times
+    2); every place has ``cap * legs`` items and an entrant takes at most ``legs`` of them."""
+
+    def __init__(self, values, pts, legs, cap, node_budget):
+        self.values, self.pts, self.legs = values, pts, legs
+        self.width = len(values)
+        self.per_place = cap * legs
+        self.total = self.per_place * self.width
+        self.items = sorted(v for v in values for _ in range(self.per_place))
+        self.item_pts = sorted(p for p in pts for _ in range(self.per_place))
+        self.prefix_pts = [0]
+        for p in self.item_pts:
+            self.prefix_pts.append(self.prefix_pts[-1] + p)
+        self.top = sum(values[0] for _ in range(legs))
+        self.budget = node_budget
+        self.season_left = 0
+        self._minimal = {}
+
+    def max_served(self, needs, needs_pts) -> tuple[int, int, bool]:
+        """``needs`` ascending (encoded), ``needs_pts`` their points: (served, upper bound, exact)."""
+        high = min(self.upper(needs_pts), self.upper_by_split(needs))
+        low = self.greedy(needs, high)
+        while low < high:
+            ok = self.feasible(needs[: low + 1], needs_pts[: low + 1])
+            if ok is None:
+                return low, high, False
+            if ok:
+                low += 1
+            else:
+                high = low
+        return low, high, True
+
+    def upper(self, needs_pts) -> int:
+        """The fractional bound of the docstring (Upper bound), over every split k."""
+        n = min(len(needs_pts), self.total)
+        best = n
+        items, pre = self.item_pts, self.prefix_pts
+        done = 0  # sum of the needs before k
+        for k in range(n):
+            need = needs_pts[k]
+            if need > 0 and (k == 0 or need != needs_pts[k - 1]):
+                below = bisect_right(items, need - 1)  # items worth less than the need
+                supply = pre[below] + (len(items) - below) * need  # sum of min(need, v)
+                smallest = pre[min(k, below)] + max(0, k - below) * need
+                bound = k + (supply - max(done, smallest)) // need
+                if bound < best:
+                    best = bound
+                if best <= k:
+                    break
+            done += max(need, 0)
+        return best
+
+    def upper_by_split(self, needs, after=0) -> int:
+        """The split bound of the docstring over the places after ``after``: for every q, a served
+        entrant holds an item of places after..q, or only worse items, at least as many as its need
+        takes of the best of them."""
+        val, legs, width = self.values, self.legs, self.width
+        best = min(len(needs), self.per_place * (width - after))
+        for q in range(after + 1, width):
+            small, big = self.per_place * (width - q), self.per_place * (q - after)
+            # s small items are enough from this need on: the needs are ascending, so are the costs
+            starts = [0] + [bisect_left(needs, s * val[q]) for s in range(1, legs + 1)]
+            served = cost = 0
+            for s in range(1, legs + 1):  # the needs starts[s - 1]..starts[s] take s small items
+                count = starts[s] - starts[s - 1]
+                take = min(count, (small - cost) // s)
+                served += take
+                cost += take * s
+                if take < count:
+                    break
+            best = min(best, big + served)
+        return best
+
+    def upper_by_singles(self, needs, after=0) -> int:
+        """The singles bound of the docstring over the places after ``after``: with mu needs served by
+        one item each at most (a matching), the others hold two items or more, so
+        m <= (items + mu) // 2."""
+        items = sorted(v for v in self.values[after:] for _ in range(self.per_place))
+        mu = 0
+        for v in items:  # ascending items against ascending needs: the greedy matching is a largest one
+            if mu < len(needs) and v > needs[mu]:
+                mu += 1
+        return (len(items) + mu) // 2
+
+    def greedy(self, needs, high) -> int:
+        """A served count reached by one construction (hardest first), by bisection: a lower bound."""
+        lo, hi = 0, min(len(needs), high)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self._greedy_serves(needs[:mid]):
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    def _greedy_serves(self, needs, after=0) -> bool:
+        pool = (
+            list(self.items)
+            if not after
+            else sorted(v for v in self.values[after:] for _ in range(self.per_place))
+        )
+        for d in reversed(needs):
+            if not pool:
+                return False
+            j = bisect_right(pool, d)
+            if j < len(pool):  # the worst single item that is enough
+                pool.pop(j)
+                continue
+            got, taken = pool.pop(), 1  # else the best item, then the worst item completing it
+            while True:
+                if taken == self.legs or not pool:
+                    return False
+                j = bisect_right(pool, d - got)
+                if j < len(pool):
+                    pool.pop(j)
+                    break
+                got += pool.pop()
+                taken += 1
+        return True
+
+    def minimal(self, d) -> list[tuple[int, ...]]:
+        """The minimal patterns (ascending places, at most ``legs``) whose gain exceeds ``d``."""
+        got = self._minimal.get(d)
+        if got is not None:
+            return got
+        width, val, legs = self.width, self.values, self.legs
+        found = []
+
+        def extend(prefix, gain, lo):
+            last = None  # the worst place >= lo that completes prefix
+            for p in range(width, lo - 1, -1):
+                if gain + val[p - 1] > d:
+                    last = p
+                    break
+            if last is not None:
+                found.append(prefix + (last,))
+            if len(prefix) + 1 < legs:
+                for p in range(lo, width + 1):
+                    if p != last:  # prefix + (last,) is enough already: adding to it is not minimal
+                        extend(prefix + (p,), gain + val[p - 1], p)
+
+        extend((), 0, 1)
+        out = sorted({f for f in found if self._is_minimal(f, d)}, key=lambda t: (len(t), -sum(t)))
+        self._minimal[d] = out
+        return out
+
+    def _is_minimal(self, pattern, d) -> bool:
+        val, width = self.values, self.width
+        gain = sum(val[p - 1] for p in pattern)
+        return all(gain - val[p - 1] + (val[p] if p < width else 0) <= d for p in pattern)
+
+    def feasible(self, needs, needs_pts) -> bool | None:
+        """Can every need (ascending) be served at once? None when the node budget runs out.
+
+        Reduction (docstring, Single items): while the best free places each serve any need alone,
+        they serve the hardest needs one item each; the rest is searched on the worse places only."""
+        val, width, per_place = self.values, self.width, self.per_place
+        q, n = 0, len(needs)
+        while n:
+            alone = q
+            while alone < width and val[alone] > needs[n - 1]:
+                alone += 1
+            if alone == q:
+                break
+            n = max(0, n - per_place * (alone - q))
+            q = alone
+        if n == 0:
+            return True
+        needs, needs_pts = needs[:n], needs_pts[:n]
+        if n > self.upper_by_split(needs, q) or n > self.upper_by_singles(needs, q):
+            return False
+        if self._greedy_serves(needs, q):
+            return True
+        return self._search(needs, needs_pts, q)
+
+    def _search(self, needs, needs_pts, q) -> bool | None:
+        """Depth-first over minimal patterns of the places after q (hardest need first) under the
+        prefix condition, cut by the upper bound of what is left."""
+        width, per_place = self.width, self.per_place
+        pts = self.pts[q:]
+        items = sorted(p for p in pts for _ in range(per_place))
+        prefix = [0]
+        for v in items:
+            prefix.append(prefix[-1] + v)
+        total = len(items)
+        n = len(needs)
+        order = needs[::-1]
+        # the bound's groups over the ascending needs: (k, points, needs below k, sum of min(points, v))
+        groups, done = [], 0
+        for k, need in enumerate(needs_pts):
+            if need > 0 and (k == 0 or need != needs_pts[k - 1]):
+                below = bisect_right(items, need - 1)
+                groups.append((k, need, done, prefix[below] + (total - below) * need))
+            done += max(need, 0)
+        demand = [0] * (width + 1)
+        seen = {}
+        nodes = 0
+
+        def fits(place):
+            used = sum(demand[q + 1 : place])
+            for r in range(place, width + 1):
+                used += demand[r]
+                if used > per_place * (r - q):
+                    return False
+            return True
+
+        def hopeless(left, used):
+            if left > total - used:
+                return True
+            for k, need, below, supply in groups:
+                if k >= left:
+                    break
+                spent = sum(c * min(need, v) for c, v in zip(demand[q + 1 :], pts, strict=True) if c)
+                if left > k + (supply - spent - below) // need:
+                    return True
+            return False
+
+        def dfs(i, last, used):
+            nonlocal nodes
+            if i == n:
+                return True
+            nodes += 1
+            if nodes > self.budget or nodes > self.season_left:
+                raise _OutOfBudget
+            d = order[i]
+            # level needs are interchangeable: their patterns in a fixed order (symmetry), so a state
+            # that failed from pattern k on fails from any later k too
+            first = last if i and order[i - 1] == d else 0
+            state = (i, tuple(demand))
+            if seen.get(state, len(needs) + 99) <= first or hopeless(n - i, used):
+                return False
+            seen[state] = first
+            patterns = [t for t in self.minimal(d) if t[0] > q]
+            for k in range(first, len(patterns)):
+                pattern = patterns[k]
+                for p in pattern:
+                    demand[p] += 1
+                if fits(pattern[0]) and dfs(i + 1, k, used + len(pattern)):
+                    return True
+                for p in pattern:
+                    demand[p] -= 1
+            return False
+
+        try:
+            return dfs(0, 0, 0)
+        except _OutOfBudget:
+            return None
+        finally:
+            self.season_left -= nodes
+
+
+class _OutOfBudget(Exception):
+    pass
