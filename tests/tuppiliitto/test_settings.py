@@ -70,14 +70,11 @@ def test_deploy_check_fails_when_debug_is_on():
     assert "W018" in result.stdout + result.stderr
 
 
-def test_database_url_selects_postgresql():
+def test_database_url_selects_postgresql(monkeypatch):
     from lib.env import database_from_env
 
-    os.environ["DATABASE_URL"] = "postgres://tuppi:salainen@db.example:5433/tuppi"
-    try:
-        config = database_from_env(ROOT)
-    finally:
-        del os.environ["DATABASE_URL"]
+    monkeypatch.setenv("DATABASE_URL", "postgres://tuppi:salainen@db.example:5433/tuppi")  # restored after
+    config = database_from_env(ROOT)
     assert config["ENGINE"] == "django.db.backends.postgresql"
     assert (config["HOST"], config["PORT"], config["NAME"], config["USER"]) == ("db.example", 5433, "tuppi", "tuppi")
 
