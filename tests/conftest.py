@@ -32,10 +32,10 @@ def pytest_collection_modifyitems(config, items):
 
     items.sort(key=weight)
     if os.environ.get("DATABASE_URL", "").startswith("postgres"):
-        skipped = [item for item in items if pure_core(item)]
+        skipped = {item for item in items if pure_core(item)}
         if skipped:
-            config.hook.pytest_deselected(items=skipped)
-            items[:] = [item for item in items if not pure_core(item)]
+            config.hook.pytest_deselected(items=list(skipped))
+            items[:] = [item for item in items if item not in skipped]
 
 
 def pure_core(item) -> bool:
