@@ -6,7 +6,7 @@ requests, beside ``/terveys/`` through the same test client, and whether the 20 
 Run: .venv/bin/python bench/cup_pages.py [--fresh]
 
 It sets Django up itself on a throwaway SQLite file, bench/out/cup_pages.sqlite3 (git-ignored; never the
-development database), builds the seasons on the first run (about three minutes on two cores: it prints
+development database), builds the seasons on the first run (about a minute on two cores: it prints
 how long each event took) and reuses them afterwards; ``BENCH_DATABASE_URL`` selects another scratch
 database instead (it is flushed when the seasons are missing or ``--fresh`` is given). Two seasons, each
 of ten counted 128-pair events made by the project's simulation (``enter_random_pairs``,
