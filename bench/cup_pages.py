@@ -7,7 +7,7 @@ Run: .venv/bin/python bench/cup_pages.py [--fresh]
 
 It sets Django up itself on a throwaway SQLite file, bench/out/cup_pages.sqlite3 (git-ignored; never the
 development database), builds the seasons on the first run (about a minute on two cores: it prints
-how long each event took) and reuses them afterwards; ``BENCH_DATABASE_URL`` selects another scratch
+the median time of one played event) and reuses them afterwards; ``BENCH_DATABASE_URL`` selects another scratch
 database instead (it is flushed when the seasons are missing or ``--fresh`` is given). Two seasons, each
 of ten counted 128-pair events made by the project's simulation (``enter_random_pairs``,
 ``draw_groups``, ``play_weekend``: the steps of ``simulate_event``) in their own season and on their
