@@ -70,8 +70,17 @@ Decisions (the model; each is what the code and the brute-force test in
      (the cheapest, that is the easiest needs, first). Singles: if at most mu needs can hold one item
      each at once (a largest matching: items and needs ascending, greedily), the others hold two or
      more, so m <= (items + mu) // 2. Split and singles are also used on the places left by step 5.
+     Prices (a bound of the linear relaxation's dual kind): give place p a price c_p >= 0 and take a
+     cap M; the capped price of a pattern, sum of min(M, c_p), is at least min(M, pi(D)) where pi(D)
+     is the cheapest price of any pattern whose gain beats D. The served needs hold disjoint items, so
+     the sum over them of min(M, pi) is at most the capped price of every item; by step 2 the served
+     needs may be the easiest m, so m is at most the longest prefix of the needs that passes that
+     test. The prices tried are c_p = ceil((points of p, times 2, + a) / k) for the pairs (k, a) of
+     ``PRICE_FAMILIES``, every cap M up to the dearest pattern.
   7. *Search.* A greedy construction (hardest need first: the worst single item that is enough, else
-     the best item then the worst completing ones) gives a lower bound; prefixes one longer are then
+     the best item then the worst completing ones) gives a lower bound, and when it falls short of the
+     upper bound a second one tries that bound (hardest need first: the fewest items that are enough,
+     of those the smallest gain, from the items left); prefixes one longer are then
      decided by step 5, the split and singles bounds and the greedy on the places left, and last a depth-first
      search over minimal patterns (hardest need first, level needs taking patterns in a fixed order,
      states remembered, cut by the points bound). When lower and upper meet, ``worst`` is exact.
@@ -80,7 +89,7 @@ Decisions (the model; each is what the code and the brute-force test in
      ``pooled_season_budget`` a season (the lower keys are done first: they are the cheap ones). An
      undecided row keeps ``worst_exact`` False and ``worst`` = 1 + ahead + the upper bound (a position
      it cannot be worse than), or what the place-vector search gives when that is exact or smaller.
-     ``bench/cup_reach_speed.py`` prints how many rows were decided (about 7 in 10 for 300 players
+     ``bench/cup_reach_speed.py`` prints how many rows were decided (about 84 in 100 for 300 players
      and 3 legs; every row with 1 leg left).
   9. *Fixed pairs.* The pooled model forgets that a player plays in one pair a leg, so its count is an
      upper bound there. What it serves is a real outcome when the served pairs share no player, and

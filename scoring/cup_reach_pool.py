@@ -7,8 +7,12 @@ Pure: no Django. Needs and gains are (points, place counts) vectors encoded as i
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from itertools import accumulate, combinations_with_replacement
 
 POOLED_LEGS = 4  # above this many legs left the minimal patterns are not enumerated (the search decides)
+# The item prices of the prices bound (docstring step 6, Prices): place p costs ceil((points * 2 + a) / k),
+# (k, a) in this order (the most often binding first, as measured on the benchmark's seasons).
+PRICE_FAMILIES = ((1, 0), (4, 0), (5, 0), (8, 1), (5, 1), (4, 1), (2, 1), (5, 2), (5, 3), (3, 0), (6, 0))
 
 
 def pooled_for(hist, keys, weights2, best_n, table, cap, node_budget):
@@ -138,11 +142,62 @@ class _Pooled:
         self.budget = node_budget
         self.season_left = 0
         self._minimal = {}
+        self._prices = None
+
+    def _price_tables(self):
+        """Per price family: the patterns' gains ascending, the cheapest price of a pattern from each
+        gain on (a suffix minimum), and the supply's price with every item capped at M, by M."""
+        if self._prices is None:
+            pats = [
+                c
+                for k in range(1, self.legs + 1)
+                for c in combinations_with_replacement(range(self.width), k)
+            ]
+            pats.sort(key=lambda c: sum(self.values[p] for p in c))
+            gains = [sum(self.values[p] for p in c) for c in pats]
+            tables = []
+            for k, a in PRICE_FAMILIES:
+                cost = [-(-(v + a) // k) for v in self.pts]
+                cheapest = [sum(cost[p] for p in c) for c in pats] + [self.legs * max(cost) + 1]
+                for j in range(len(pats) - 1, -1, -1):
+                    cheapest[j] = min(cheapest[j], cheapest[j + 1])
+                top = self.legs * max(cost) + 1
+                supply = [self.per_place * sum(min(m, c) for c in cost) for m in range(top + 1)]
+                tables.append((cheapest, supply))
+            self._prices = (gains, tables)
+        return self._prices
+
+    def upper_by_prices(self, needs, low=0) -> int:
+        """The prices bound of the docstring: with item prices c and a cap M, the m easiest needs are
+        served only if the sum over them of min(M, the cheapest pattern serving each) is at most the
+        capped price of every item. Stops once it reaches ``low`` (a count already reached)."""
+        gains, tables = self._price_tables()
+        at = [bisect_right(gains, d) for d in needs]
+        n = best = len(needs)
+        for cheapest, supply in tables:
+            pis = [cheapest[j] for j in at]  # non-decreasing: the needs ascend
+            pre = [0, *accumulate(pis)]
+            for m in range(1, len(supply)):
+                budget = supply[m]
+                j = bisect_left(pis, m)  # the needs whose cheapest pattern costs less than M
+                if pre[j] > budget:
+                    served = bisect_right(pre, budget) - 1
+                else:
+                    served = min(n, j + (budget - pre[j]) // m)
+                if served < best:
+                    best = served
+                    if best <= low:
+                        return best
+        return best
 
     def max_served(self, needs, needs_pts) -> tuple[int, int, bool]:
         """``needs`` ascending (encoded), ``needs_pts`` their points: (served, upper bound, exact)."""
         high = min(self.upper(needs_pts), self.upper_by_split(needs))
         low = self.greedy(needs, high)
+        if low < high:
+            high = min(high, self.upper_by_prices(needs, low))
+        if low < high and self.fewest_items_serves(needs[:high]):
+            low = high
         while low < high:
             ok = self.feasible(needs[: low + 1], needs_pts[: low + 1])
             if ok is None:
@@ -240,6 +295,45 @@ class _Pooled:
                 got += pool.pop()
                 taken += 1
         return True
+
+    def fewest_items_serves(self, needs) -> bool:
+        """A second construction (hardest need first): the fewest items that beat the need, and of
+        those the smallest gain, from what is left. True: every need is served (a lower bound)."""
+        legs, width = self.legs, self.width
+        left = [self.per_place] * width
+        for d in reversed(needs):
+            found = None
+            for size in range(1, legs + 1):
+                found = self._cheapest_pick(d, size, left)
+                if found is not None:
+                    break
+            if found is None:
+                return False
+            for p in found:
+                left[p] -= 1
+        return True
+
+    def _cheapest_pick(self, d, size, left):
+        """The ``size`` available places (indexes, best first) of the smallest gain above ``d``."""
+        val, width = self.values, self.width
+        best = None
+
+        def pick(start, chosen, gain):
+            nonlocal best
+            if len(chosen) == size - 1:
+                # the worst available place from start on that completes the gain
+                for p in range(width - 1, start - 1, -1):
+                    if left[p] - chosen.count(p) > 0 and gain + val[p] > d:
+                        if best is None or gain + val[p] < best[0]:
+                            best = (gain + val[p], (*chosen, p))
+                        return
+                return
+            for p in range(start, width):
+                if left[p] - chosen.count(p) > 0:
+                    pick(p, (*chosen, p), gain + val[p])
+
+        pick(0, (), 0)
+        return None if best is None else best[1]
 
     def minimal(self, d) -> list[tuple[int, ...]]:
         """The minimal patterns (ascending places, at most ``legs``) whose gain exceeds ``d``."""

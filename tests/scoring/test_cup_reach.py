@@ -327,6 +327,44 @@ def test_pooled_solver_equals_every_assignment_of_the_legs(problem):
     assert served == high == expected
 
 
+def _pooled_problem(problem):
+    """The solver of a generated problem, its needs encoded ascending, and the brute-force answer."""
+    table, legs, cap, needs = problem
+    width = len(table)
+    encode = cup_reach_pool._encoder(6 * (2 * legs * table[0] + legs + 2) + 3)
+    values = [encode((2 * t, tuple(1 if q == p else 0 for q in range(width)))) for p, t in enumerate(table)]
+    pooled = cup_reach_pool._Pooled(values, [2 * t for t in table], legs, cap, node_budget=10**6)
+    enc = sorted(encode(d) for d in needs)
+    return pooled, [e for e in enc if e < pooled.top], _served_brute(table, legs, cap, needs)
+
+
+@settings(max_examples=50, deadline=None)
+@given(pooled_problems())
+def test_prices_bound_is_never_below_what_an_outcome_serves(problem):
+    pooled, able, expected = _pooled_problem(problem)
+    assert pooled.upper_by_prices(able) >= expected
+
+
+@settings(max_examples=50, deadline=None)
+@given(pooled_problems())
+def test_fewest_items_construction_serves_only_what_an_outcome_serves(problem):
+    pooled, able, expected = _pooled_problem(problem)
+    for m in range(len(able) + 1):
+        if pooled.fewest_items_serves(able[:m]):
+            assert m <= expected
+    # the easiest need that winning every leg beats is served alone
+    assert not able or pooled.fewest_items_serves(able[:1])
+
+
+def test_fewest_items_construction_needs_a_gain_strictly_above_the_need():
+    # one leg, one pair a place: a need equal to the winner's gain is not beaten, one below it is
+    for need, served in (((10, (1, 0, 0)), False), ((10, (0, 1, 0)), True)):
+        pooled, _, expected = _pooled_problem(((5, 3, 1), 1, 1, [need]))
+        encode = cup_reach_pool._encoder(6 * (2 * 5 + 1 + 2) + 3)
+        assert expected == served
+        assert pooled.fewest_items_serves([encode(need)]) == served
+
+
 @st.composite
 def pair_fields(draw):
     """1–3 past events of 2–4 pairs drawn from up to 10 players, and 1–2 legs of weight 1 left."""
