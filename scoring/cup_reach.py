@@ -188,7 +188,7 @@ def reach(
     node_budget: int = 20000,
     season_budget: int = 150000,
     pooled_budget: int = 200,
-    pooled_season_budget: int = 1000,
+    pooled_season_budget: int = 300,
 ) -> list[Reach]:
     """Best and worst reachable positions of every row of ``rank_players`` (or ``rank_pairs``)."""
     if not weights:

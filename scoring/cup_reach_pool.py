@@ -145,39 +145,48 @@ class _Pooled:
         self._prices = None
 
     def _price_tables(self):
-        """Per price family: the patterns' gains ascending, the cheapest price of a pattern from each
-        gain on (a suffix minimum), and the supply's price with every item capped at M, by M."""
+        """Per price family: the places' prices, the cheapest price of a pattern from each gain on (a
+        suffix minimum over the patterns' gains ascending), and the supply's price with every item
+        capped at M, by M up to the dearest pattern's."""
         if self._prices is None:
-            pats = [
-                c
-                for k in range(1, self.legs + 1)
-                for c in combinations_with_replacement(range(self.width), k)
-            ]
-            pats.sort(key=lambda c: sum(self.values[p] for p in c))
-            gains = [sum(self.values[p] for p in c) for c in pats]
+            width, legs = self.width, self.legs
+            # every multiset of at most ``legs`` places, padded with ``width`` (worth nothing, free)
+            pats = [c for c in combinations_with_replacement(range(width + 1), legs) if c[0] < width]
+            worth = [*self.values, 0]
+            gain = [sum(map(worth.__getitem__, c)) for c in pats]
+            order = sorted(range(len(pats)), key=gain.__getitem__)
+            columns = [[pats[j][i] for j in order] for i in range(legs)]
             tables = []
             for k, a in PRICE_FAMILIES:
-                cost = [-(-(v + a) // k) for v in self.pts]
-                cheapest = [sum(cost[p] for p in c) for c in pats] + [self.legs * max(cost) + 1]
-                for j in range(len(pats) - 1, -1, -1):
-                    cheapest[j] = min(cheapest[j], cheapest[j + 1])
-                top = self.legs * max(cost) + 1
-                supply = [self.per_place * sum(min(m, c) for c in cost) for m in range(top + 1)]
-                tables.append((cheapest, supply))
-            self._prices = (gains, tables)
+                cost = [-(-(v + a) // k) for v in self.pts] + [0]
+                prices = list(map(sum, zip(*(map(cost.__getitem__, col) for col in columns), strict=True)))
+                dearest = legs * max(cost) + 1
+                cheapest = list(accumulate(reversed(prices), min, initial=dearest))[::-1]
+                supply = [self.per_place * sum(min(m, c) for c in cost) for m in range(dearest + 1)]
+                tables.append((cost[:width], cheapest, supply))
+            self._prices = ([gain[j] for j in order], tables)
         return self._prices
 
     def upper_by_prices(self, needs, low=0) -> int:
         """The prices bound of the docstring: with item prices c and a cap M, the m easiest needs are
         served only if the sum over them of min(M, the cheapest pattern serving each) is at most the
-        capped price of every item. Stops once it reaches ``low`` (a count already reached)."""
+        capped price of every item. Stops once it reaches ``low`` (a count already reached).
+
+        Between two caps where neither which needs cost less than M nor which items cost M or more
+        changes, the count moves one way, so only the caps at the ends of such stretches are tried."""
         gains, tables = self._price_tables()
         at = [bisect_right(gains, d) for d in needs]
         n = best = len(needs)
-        for cheapest, supply in tables:
+        for cost, cheapest, supply in tables:
             pis = [cheapest[j] for j in at]  # non-decreasing: the needs ascend
             pre = [0, *accumulate(pis)]
-            for m in range(1, len(supply)):
+            top = len(supply) - 1
+            ends = {1, top}
+            for x in {*pis, *cost}:
+                ends.update((x, x + 1))
+            for m in ends:
+                if not 1 <= m <= top:
+                    continue
                 budget = supply[m]
                 j = bisect_left(pis, m)  # the needs whose cheapest pattern costs less than M
                 if pre[j] > budget:
@@ -314,23 +323,29 @@ class _Pooled:
         return True
 
     def _cheapest_pick(self, d, size, left):
-        """The ``size`` available places (indexes, best first) of the smallest gain above ``d``."""
+        """The ``size`` available places (indexes, best first) of the smallest gain above ``d``
+        (``left``: the items left of each place, restored on return)."""
         val, width = self.values, self.width
         best = None
 
         def pick(start, chosen, gain):
             nonlocal best
-            if len(chosen) == size - 1:
+            more = size - len(chosen)
+            if more == 1:
                 # the worst available place from start on that completes the gain
                 for p in range(width - 1, start - 1, -1):
-                    if left[p] - chosen.count(p) > 0 and gain + val[p] > d:
+                    if left[p] and gain + val[p] > d:
                         if best is None or gain + val[p] < best[0]:
                             best = (gain + val[p], (*chosen, p))
                         return
                 return
             for p in range(start, width):
-                if left[p] - chosen.count(p) > 0:
+                if gain + more * val[p] <= d:
+                    return  # the places after p are worth less still
+                if left[p]:
+                    left[p] -= 1
                     pick(p, (*chosen, p), gain + val[p])
+                    left[p] += 1
 
         pick(0, (), 0)
         return None if best is None else best[1]
