@@ -46,10 +46,10 @@ test: install
 # The daily loop: everything that needs no browser and no large simulation, on SQLite, on both cores.
 test-fast: install
 	$(MAKE) messages
-	DATABASE_URL= $(PY) -m pytest -q -m "not slow and not browser" -n 2 --dist worksteal
+	DATABASE_URL= $(PY) -m pytest -q -m "not slow and not browser" -n 2 --dist load --maxschedchunk 1
 
 pytest-sqlite: install
-	DATABASE_URL= $(PY) -m pytest -n 2 --dist worksteal
+	DATABASE_URL= $(PY) -m pytest -n 2 --dist load --maxschedchunk 1
 
 pytest-postgres: install
-	DATABASE_URL=$(PG_URL) $(PY) -m pytest -n 2 --dist worksteal
+	DATABASE_URL=$(PG_URL) $(PY) -m pytest -n 2 --dist load --maxschedchunk 1
