@@ -5,7 +5,7 @@ Three real server processes (gunicorn, one sync worker each, production settings
 A takes the changes (a referee saves deals through a match's secret link, a player is renamed through
 the Django admin), B is polled by phones (the live parts of a group page, the event page and a pair
 page, and the JSON API, each with the ETag of its last answer as If-None-Match), both sharing one cache
-(a file cache folder, or Redis database 13). C, with a cache of its own in its memory, is the
+(a file cache folder, or Redis database 14). C, with a cache of its own in its memory, is the
 reference: it computes every answer from the database.
 
 The finding this guards: a process whose snapshot is being computed by another served the previous
@@ -25,6 +25,8 @@ which its transactions hide), prepared in the servers' environment by ``migrate`
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import json
 import os
 import re
@@ -32,6 +34,7 @@ import secrets
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from html.parser import HTMLParser
@@ -46,7 +49,7 @@ from tests.support.servers import Server, server_env
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
-REDIS_TEST_URL = "redis://127.0.0.1:6379/13"
+REDIS_TEST_URL = "redis://127.0.0.1:6379/14"  # its own: it empties it (other tests use 13)
 STALENESS_S = 5.0
 CHANGES = ("deal", "deal", "rename", "deal", "deal", "deal")
 
@@ -101,6 +104,23 @@ print(json.dumps({
 
 
 @pytest.fixture
+def alone():
+    """The test's cases one at a time, whichever pytest-xdist workers run them: each starts three
+    servers and runs collectstatic into the project's static root, and its 5 s staleness bound is a
+    bound for one such trio on two cores, not for two."""
+    lock = (
+        Path(tempfile.gettempdir())
+        / f"tuppi-two-processes-{hashlib.sha256(bytes(ROOT)).hexdigest()[:12]}.lock"
+    )
+    with lock.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@pytest.fixture
 def database(tmp_path):
     """A database URL of this test's own, and a way to read an event's results version from it directly."""
     given = os.environ.get("DATABASE_URL", "")
@@ -108,7 +128,9 @@ def database(tmp_path):
         import psycopg
 
         parts = urlsplit(given)
-        name = f"{parts.path.strip('/') or 'tuppi'}_two_processes"
+        # one per pytest-xdist worker: the test's two cases may run at once in the two workers
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        name = f"{parts.path.strip('/') or 'tuppi'}_two_processes_{worker}"
         server = f"{parts.scheme}://{parts.netloc}"
         with psycopg.connect(f"postgresql://{parts.netloc}/postgres", autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
@@ -147,7 +169,7 @@ def redis_cache(tmp_path) -> str:
         client.ping()
     except redis.exceptions.ConnectionError:
         pytest.skip("Redis does not answer at 127.0.0.1:6379")
-    client.flushdb()  # database 13 only: the tests' own
+    client.flushdb()  # database 14 only: this test's own
     return REDIS_TEST_URL
 
 
@@ -374,7 +396,9 @@ def wait_for(version: int, pollers: list[Poller], since: float) -> float | None:
 
 
 @pytest.mark.parametrize("make_cache", [file_cache, redis_cache], ids=["file-cache", "redis"])
-def test_two_servers_never_serve_one_versions_content_under_anothers_etag(tmp_path, database, make_cache):
+def test_two_servers_never_serve_one_versions_content_under_anothers_etag(
+    alone, tmp_path, database, make_cache
+):
     database_url, db_version = database
     password = secrets.token_urlsafe(16)
     shared = server_env(database_url, make_cache(tmp_path))
