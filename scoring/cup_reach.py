@@ -76,11 +76,16 @@ Decisions (the model; each is what the code and the brute-force test in
      the sum over them of min(M, pi) is at most the capped price of every item; by step 2 the served
      needs may be the easiest m, so m is at most the longest prefix of the needs that passes that
      test. The prices tried are c_p = ceil((points of p, times 2, + a) / k) for the pairs (k, a) of
-     ``PRICE_FAMILIES``, every cap M up to the dearest pattern.
+     ``PRICE_FAMILIES``; of the caps M up to the dearest pattern only those at the ends of the
+     stretches where neither which needs cost less than M nor which items cost M or more changes
+     (within such a stretch the count moves one way, so its ends give its least).
   7. *Search.* A greedy construction (hardest need first: the worst single item that is enough, else
      the best item then the worst completing ones) gives a lower bound, and when it falls short of the
-     upper bound a second one tries that bound (hardest need first: the fewest items that are enough,
-     of those the smallest gain, from the items left); prefixes one longer are then
+     upper bound more constructions try that bound: the least points (easiest need first: the pattern
+     from the items left whose points, plus ``EXTRA_ITEM_POINTS`` for each item after the first, are
+     the fewest; it keeps the better places for the harder needs and combines the cheap items) and
+     the fewest items (hardest need first: the fewest items that are enough, of those the smallest
+     gain, from the items left). Each serves only what an outcome serves; prefixes one longer are then
      decided by step 5, the split and singles bounds and the greedy on the places left, and last a depth-first
      search over minimal patterns (hardest need first, level needs taking patterns in a fixed order,
      states remembered, cut by the points bound). When lower and upper meet, ``worst`` is exact.
@@ -89,7 +94,7 @@ Decisions (the model; each is what the code and the brute-force test in
      ``pooled_season_budget`` a season (the lower keys are done first: they are the cheap ones). An
      undecided row keeps ``worst_exact`` False and ``worst`` = 1 + ahead + the upper bound (a position
      it cannot be worse than), or what the place-vector search gives when that is exact or smaller.
-     ``bench/cup_reach_speed.py`` prints how many rows were decided (about 84 in 100 for 300 players
+     ``bench/cup_reach_speed.py`` prints how many rows were decided (about 94 in 100 for 300 players
      and 3 legs; every row with 1 leg left).
   9. *Fixed pairs.* The pooled model forgets that a player plays in one pair a leg, so its count is an
      upper bound there. What it serves is a real outcome when the served pairs share no player, and

@@ -13,6 +13,9 @@ POOLED_LEGS = 4  # above this many legs left the minimal patterns are not enumer
 # The item prices of the prices bound (docstring step 6, Prices): place p costs ceil((points * 2 + a) / k),
 # (k, a) in this order (the most often binding first, as measured on the benchmark's seasons).
 PRICE_FAMILIES = ((1, 0), (4, 0), (5, 0), (8, 1), (5, 1), (4, 1), (2, 1), (5, 2), (5, 3), (3, 0), (6, 0))
+# The least-points construction (docstring step 7): each extra item of a pattern counts as this many
+# points (times 2), tried in this order (the order that decided most rows on the benchmark's seasons).
+EXTRA_ITEM_POINTS = (0, 2, -1, -4)
 
 
 def pooled_for(hist, keys, weights2, best_n, table, cap, node_budget):
@@ -143,6 +146,7 @@ class _Pooled:
         self.season_left = 0
         self._minimal = {}
         self._prices = None
+        self._patterns = None
 
     def _price_tables(self):
         """Per price family: the places' prices, the cheapest price of a pattern from each gain on (a
@@ -205,7 +209,7 @@ class _Pooled:
         low = self.greedy(needs, high)
         if low < high:
             high = min(high, self.upper_by_prices(needs, low))
-        if low < high and self.fewest_items_serves(needs[:high]):
+        if low < high and self.constructs(needs[:high]):
             low = high
         while low < high:
             ok = self.feasible(needs[: low + 1], needs_pts[: low + 1])
@@ -305,6 +309,15 @@ class _Pooled:
                 taken += 1
         return True
 
+    def constructs(self, needs) -> bool:
+        """Does one of the constructions (fewest items, least points) serve every need?"""
+        first, *others = EXTRA_ITEM_POINTS
+        return (
+            self.least_points_serves(needs, first)
+            or self.fewest_items_serves(needs)
+            or any(self.least_points_serves(needs, extra) for extra in others)
+        )
+
     def fewest_items_serves(self, needs) -> bool:
         """A second construction (hardest need first): the fewest items that beat the need, and of
         those the smallest gain, from what is left. True: every need is served (a lower bound)."""
@@ -321,6 +334,63 @@ class _Pooled:
             for p in found:
                 left[p] -= 1
         return True
+
+    def least_points_serves(self, needs, extra) -> bool:
+        """A third construction (easiest need first): each need takes, from the items left, the pattern
+        beating it whose points plus ``extra`` for each item after the first are the fewest (of those
+        the fewest items, then the smallest gain). True: every need is served (a lower bound)."""
+        gains, patterns, holding = self._pattern_table()
+        left = [self.per_place] * self.width
+        slack = min(0, extra) * (self.legs - 1)  # no later pattern can score below its points + slack
+        n = len(gains)
+        after = list(range(n + 1))  # after[j]: a pattern at or after j still possible (path-halved)
+        for d in needs:
+            best = best_size = uses = None
+            j = bisect_right(gains, d)
+            while True:
+                while after[j] != j:
+                    after[j] = j = after[after[j]]
+                if j == n:
+                    break
+                points, size, pattern, repeats = patterns[j]
+                score = points + extra * (size - 1)
+                if best is not None:
+                    if points + slack > best:
+                        break  # the gains ascend, so do the points: nothing later scores less
+                    if (score, size) >= (best, best_size):
+                        j += 1
+                        continue
+                # a pattern holding a place twice or more may ask more than is left of it
+                if not repeats or all(left[p] >= c for p, c in pattern):
+                    best, best_size, uses = score, size, pattern
+                j += 1
+            if uses is None:
+                return False
+            for p, c in uses:
+                left[p] -= c
+                if not left[p]:  # the place is used up: so is every pattern holding it
+                    for k in holding[p]:
+                        after[k] = k + 1
+        return True
+
+    def _pattern_table(self):
+        """Every multiset of 1..``legs`` places ascending by gain: (gains, [(points, items, ((place,
+        count), ...), a place held twice or more)], for each place the indexes of the patterns holding
+        it)."""
+        if self._patterns is None:
+            rows = []
+            for size in range(1, self.legs + 1):
+                for c in combinations_with_replacement(range(self.width), size):
+                    uses = tuple((p, c.count(p)) for p in sorted(set(c)))
+                    gain, points = sum(self.values[p] for p in c), sum(self.pts[p] for p in c)
+                    rows.append((gain, points, size, uses, len(uses) < size))
+            rows.sort(key=lambda r: r[0])
+            holding = [[] for _ in range(self.width)]
+            for j, row in enumerate(rows):
+                for p, _ in row[3]:
+                    holding[p].append(j)
+            self._patterns = ([r[0] for r in rows], [r[1:] for r in rows], holding)
+        return self._patterns
 
     def _cheapest_pick(self, d, size, left):
         """The ``size`` available places (indexes, best first) of the smallest gain above ``d``

@@ -309,46 +309,44 @@ def _served_brute(table, legs, cap, needs):
     return best
 
 
-@settings(max_examples=50, deadline=None)
-@given(pooled_problems())
-def test_pooled_solver_equals_every_assignment_of_the_legs(problem):
+def _pooled_problem(problem):
+    """The solver of a generated problem, its needs encoded ascending (those that winning every leg
+    beats), their points, and the brute-force answer."""
     table, legs, cap, needs = problem
     width = len(table)
     encode = cup_reach_pool._encoder(6 * (2 * legs * table[0] + legs + 2) + 3)
     values = [encode((2 * t, tuple(1 if q == p else 0 for q in range(width)))) for p, t in enumerate(table)]
     pooled = cup_reach_pool._Pooled(values, [2 * t for t in table], legs, cap, node_budget=10**6)
     pooled.season_left = 10**6
-    ordered = sorted(needs, key=encode)
-    enc = [encode(d) for d in ordered]
-    able = [i for i, e in enumerate(enc) if e < pooled.top]
-    served, high, exact = pooled.max_served(enc[: len(able)], [d[0] for d in ordered][: len(able)])
-    expected = _served_brute(table, legs, cap, needs)
+    ordered = [d for d in sorted(needs, key=encode) if encode(d) < pooled.top]
+    return (
+        pooled,
+        [encode(d) for d in ordered],
+        [d[0] for d in ordered],
+        _served_brute(table, legs, cap, needs),
+    )
+
+
+@settings(max_examples=50, deadline=None)
+@given(pooled_problems())
+def test_pooled_solver_equals_every_assignment_of_the_legs(problem):
+    pooled, able, able_pts, expected = _pooled_problem(problem)
+    served, high, exact = pooled.max_served(able, able_pts)
     assert exact
     assert served == high == expected
-
-
-def _pooled_problem(problem):
-    """The solver of a generated problem, its needs encoded ascending, and the brute-force answer."""
-    table, legs, cap, needs = problem
-    width = len(table)
-    encode = cup_reach_pool._encoder(6 * (2 * legs * table[0] + legs + 2) + 3)
-    values = [encode((2 * t, tuple(1 if q == p else 0 for q in range(width)))) for p, t in enumerate(table)]
-    pooled = cup_reach_pool._Pooled(values, [2 * t for t in table], legs, cap, node_budget=10**6)
-    enc = sorted(encode(d) for d in needs)
-    return pooled, [e for e in enc if e < pooled.top], _served_brute(table, legs, cap, needs)
 
 
 @settings(max_examples=50, deadline=None)
 @given(pooled_problems())
 def test_prices_bound_is_never_below_what_an_outcome_serves(problem):
-    pooled, able, expected = _pooled_problem(problem)
+    pooled, able, _, expected = _pooled_problem(problem)
     assert pooled.upper_by_prices(able) >= expected
 
 
 @settings(max_examples=50, deadline=None)
 @given(pooled_problems())
 def test_fewest_items_construction_serves_only_what_an_outcome_serves(problem):
-    pooled, able, expected = _pooled_problem(problem)
+    pooled, able, _, expected = _pooled_problem(problem)
     for m in range(len(able) + 1):
         if pooled.fewest_items_serves(able[:m]):
             assert m <= expected
@@ -359,10 +357,44 @@ def test_fewest_items_construction_serves_only_what_an_outcome_serves(problem):
 def test_fewest_items_construction_needs_a_gain_strictly_above_the_need():
     # one leg, one pair a place: a need equal to the winner's gain is not beaten, one below it is
     for need, served in (((10, (1, 0, 0)), False), ((10, (0, 1, 0)), True)):
-        pooled, _, expected = _pooled_problem(((5, 3, 1), 1, 1, [need]))
+        pooled, _, _, expected = _pooled_problem(((5, 3, 1), 1, 1, [need]))
         encode = cup_reach_pool._encoder(6 * (2 * 5 + 1 + 2) + 3)
         assert expected == served
         assert pooled.fewest_items_serves([encode(need)]) == served
+
+
+@settings(max_examples=50, deadline=None)
+@given(pooled_problems())
+def test_least_points_construction_serves_only_what_an_outcome_serves(problem):
+    pooled, able, _, expected = _pooled_problem(problem)
+    for extra in cup_reach_pool.EXTRA_ITEM_POINTS:
+        for m in range(len(able) + 1):
+            if pooled.least_points_serves(able[:m], extra):
+                assert m <= expected, extra
+        # the easiest need that winning every leg beats is served (a first place alone, or better)
+        assert not able or pooled.least_points_serves(able[:1], extra)
+
+
+def test_least_points_construction_needs_a_gain_strictly_above_the_need():
+    encode = cup_reach_pool._encoder(6 * (2 * 5 + 1 + 2) + 3)
+    for need, served in (((10, (1, 0, 0)), False), ((10, (0, 1, 0)), True)):
+        pooled, _, _, expected = _pooled_problem(((5, 3, 1), 1, 1, [need]))
+        assert expected == served
+        for extra in cup_reach_pool.EXTRA_ITEM_POINTS:
+            assert pooled.least_points_serves([encode(need)], extra) == served
+
+
+def test_least_points_construction_serves_a_field_the_fewest_items_construction_cannot():
+    # two legs, one pair a place, table (5, 3, 1): two items each of gains 10, 6 and 2 (points times 2).
+    # Needs 5, 6, 8 and 12 (level place counts) are all served: 6 | 6 + 2 | 10 | 10 + 2 (12 points
+    # and a first place beat a need of 12 points). Hardest first with the fewest items, 12 takes
+    # 10 + 6 and 6 is left with 6 + 2, so 5 has nothing; the easiest first with the least points serves all.
+    needs = [(5, (0, 0, 0)), (6, (0, 0, 0)), (8, (0, 0, 0)), (12, (0, 0, 0))]
+    pooled, able, _, expected = _pooled_problem(((5, 3, 1), 2, 1, needs))
+    assert expected == len(able) == 4
+    assert not pooled.fewest_items_serves(able)
+    assert pooled.least_points_serves(able, 0)
+    assert pooled.constructs(able)
 
 
 @st.composite
