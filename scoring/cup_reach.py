@@ -82,10 +82,11 @@ Decisions (the model; each is what the code and the brute-force test in
   7. *Search.* A greedy construction (hardest need first: the worst single item that is enough, else
      the best item then the worst completing ones) gives a lower bound, and when it falls short of the
      upper bound more constructions try that bound: the least points (easiest need first: the pattern
-     from the items left whose points, plus ``EXTRA_ITEM_POINTS`` for each item after the first, are
-     the fewest; it keeps the better places for the harder needs and combines the cheap items) and
-     the fewest items (hardest need first: the fewest items that are enough, of those the smallest
-     gain, from the items left). Each serves only what an outcome serves; prefixes one longer are then
+     from the items left whose points, plus a fixed count for each item after the first, are the
+     fewest; it keeps the better places for the harder needs and combines the cheap items; variants in
+     ``LEAST_POINTS`` serve a share of the hardest needs first) and the fewest items (hardest need
+     first: the fewest items that are enough, of those the smallest gain, from the items left). Each
+     is a real outcome, so it serves only what an outcome serves; prefixes one longer are then
      decided by step 5, the split and singles bounds and the greedy on the places left, and last a depth-first
      search over minimal patterns (hardest need first, level needs taking patterns in a fixed order,
      states remembered, cut by the points bound). When lower and upper meet, ``worst`` is exact.
@@ -194,6 +195,7 @@ def reach(
     season_budget: int = 150000,
     pooled_budget: int = 200,
     pooled_season_budget: int = 300,
+    fallback_budget: int = 2000,
 ) -> list[Reach]:
     """Best and worst reachable positions of every row of ``rank_players`` (or ``rank_pairs``)."""
     if not weights:
@@ -228,7 +230,9 @@ def reach(
                 out.append(Reach(s.entrant, best, 1 + ahead, True))
                 continue
         others = [(hist[j], keys[j], members[j], tops[j]) for j in range(len(standings)) if j != i]
-        ahead, exact = solver.max_ahead(keys[i], others)
+        # the pooled model left it undecided: the place-vector search gets a smaller budget (on the
+        # benchmark's seasons it never decided such a row, and spent most of the time there)
+        ahead, exact = solver.max_ahead(keys[i], others, None if bound is None else fallback_budget)
         if not exact and bound is not None:
             ahead = min(ahead, bound)
         out.append(Reach(s.entrant, best, 1 + ahead, exact))
@@ -273,14 +277,16 @@ class _Worst:
             found.append(head + (levels[lo],))
         return _minimal(found, enough, width)
 
-    def max_ahead(self, threshold, others) -> tuple[int, bool]:
+    def max_ahead(self, threshold, others, budget=None) -> tuple[int, bool]:
+        """(entrants that can be ahead of ``threshold`` at once, exact); ``budget``: the most key
+        evaluations and the most search nodes (else ``vector_budget`` and the node budget)."""
         free = sum(1 for _, k, _, _ in others if k > threshold)
         able = [(h, m) for h, k, m, top in others if k <= threshold and top > threshold]
         newcomer_able = self.newcomer_top > threshold
         slots = self.cap * self.width * self.legs
         # key evaluations: per head of the vector, a check, a binary search and the minimality check
         work = (len(able) + newcomer_able) * (self.width + 1) ** (self.legs - 1) * (self.legs + 7)
-        if work > self.vector_budget or work > self.season_left:
+        if work > (self.vector_budget if budget is None else budget) or work > self.season_left:
             return free + min(len(able) + (slots if newcomer_able else 0), slots), False
         self.season_left -= work
         cands = []
@@ -294,10 +300,10 @@ class _Worst:
         cands.sort(key=lambda c: (c[2], -len(c[0])))
         for vecs in (c[0] for c in cands):
             vecs.sort(key=lambda v: -sum((self.width + 1 if p == NONE else p) for p in v))
-        found, exact = self._search(cands)
+        found, exact = self._search(cands, self.budget if budget is None else budget)
         return free + found, exact
 
-    def _search(self, cands) -> tuple[int, bool]:
+    def _search(self, cands, budget) -> tuple[int, bool]:
         legs, cap, width = self.legs, self.cap, self.width
         # demand[leg][p] = entrants demanding place p in the leg
         demand = [[0] * (width + 2) for _ in range(legs)]
@@ -321,7 +327,7 @@ class _Worst:
             nodes += 1
             if count > best:
                 best = count
-            if nodes > self.budget or nodes > self.season_left or i == n:
+            if nodes > budget or nodes > self.season_left or i == n:
                 return
             if count + min(n - i, slots - used_slots) <= best:
                 return
@@ -329,7 +335,7 @@ class _Worst:
             start = last_new if is_new and last_new is not None else 0
             for vi in range(start, len(vecs)):
                 nodes += 1  # every vector tried counts as a node of the search
-                if nodes > self.budget or nodes > self.season_left:
+                if nodes > budget or nodes > self.season_left:
                     return
                 vec = vecs[vi]
                 ok = True
@@ -353,7 +359,7 @@ class _Worst:
 
         dfs(0, 0, 0, None)
         self.season_left -= nodes
-        if nodes > self.budget or self.season_left < 0:
+        if nodes > budget or self.season_left < 0:
             return min(n, slots), False
         return best, True
 

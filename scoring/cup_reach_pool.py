@@ -13,9 +13,10 @@ POOLED_LEGS = 4  # above this many legs left the minimal patterns are not enumer
 # The item prices of the prices bound (docstring step 6, Prices): place p costs ceil((points * 2 + a) / k),
 # (k, a) in this order (the most often binding first, as measured on the benchmark's seasons).
 PRICE_FAMILIES = ((1, 0), (4, 0), (5, 0), (8, 1), (5, 1), (4, 1), (2, 1), (5, 2), (5, 3), (3, 0), (6, 0))
-# The least-points construction (docstring step 7): each extra item of a pattern counts as this many
-# points (times 2), tried in this order (the order that decided most rows on the benchmark's seasons).
-EXTRA_ITEM_POINTS = (0, 2, -1, -4)
+# The least-points constructions (docstring step 7), tried in this order: (the points an item after
+# the first counts, the share of the hardest needs served first and hardest first, the points an item
+# after the first counts for them); the order that decided most rows on the benchmark's seasons.
+LEAST_POINTS = ((0, 0, 0), (2, 0, 0), (-1, 0, 0), (-4, 0, 0), (2, 1 / 2, 100), (0, 1 / 16, 0))
 
 
 def pooled_for(hist, keys, weights2, best_n, table, cap, node_budget):
@@ -310,12 +311,12 @@ class _Pooled:
         return True
 
     def constructs(self, needs) -> bool:
-        """Does one of the constructions (fewest items, least points) serve every need?"""
-        first, *others = EXTRA_ITEM_POINTS
+        """Does one of the constructions (least points, fewest items) serve every need?"""
+        tries = [(extra, round(share * len(needs)), hard) for extra, share, hard in LEAST_POINTS]
         return (
-            self.least_points_serves(needs, first)
+            self.least_points_serves(needs, *tries[0])
             or self.fewest_items_serves(needs)
-            or any(self.least_points_serves(needs, extra) for extra in others)
+            or any(self.least_points_serves(needs, *t) for t in tries[1:])
         )
 
     def fewest_items_serves(self, needs) -> bool:
@@ -335,16 +336,20 @@ class _Pooled:
                 left[p] -= 1
         return True
 
-    def least_points_serves(self, needs, extra) -> bool:
+    def least_points_serves(self, needs, extra, hardest=0, hardest_extra=0) -> bool:
         """A third construction (easiest need first): each need takes, from the items left, the pattern
         beating it whose points plus ``extra`` for each item after the first are the fewest (of those
-        the fewest items, then the smallest gain). True: every need is served (a lower bound)."""
+        the fewest items, then the smallest gain). With ``hardest``, that many of the hardest needs go
+        first, hardest first, their extra items counted as ``hardest_extra`` each. True: every need is
+        served (a lower bound)."""
         gains, patterns, holding = self._pattern_table()
         left = [self.per_place] * self.width
-        slack = min(0, extra) * (self.legs - 1)  # no later pattern can score below its points + slack
         n = len(gains)
         after = list(range(n + 1))  # after[j]: a pattern at or after j still possible (path-halved)
-        for d in needs:
+        split = len(needs) - hardest
+        order = [(d, hardest_extra) for d in reversed(needs[split:])] + [(d, extra) for d in needs[:split]]
+        for d, extra in order:
+            slack = min(0, extra) * (self.legs - 1)  # no later pattern scores below its points + slack
             best = best_size = uses = None
             j = bisect_right(gains, d)
             while True:

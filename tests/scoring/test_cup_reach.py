@@ -367,12 +367,13 @@ def test_fewest_items_construction_needs_a_gain_strictly_above_the_need():
 @given(pooled_problems())
 def test_least_points_construction_serves_only_what_an_outcome_serves(problem):
     pooled, able, _, expected = _pooled_problem(problem)
-    for extra in cup_reach_pool.EXTRA_ITEM_POINTS:
+    for extra, share, hardest_extra in cup_reach_pool.LEAST_POINTS:
         for m in range(len(able) + 1):
-            if pooled.least_points_serves(able[:m], extra):
-                assert m <= expected, extra
+            if pooled.least_points_serves(able[:m], extra, round(share * m), hardest_extra):
+                assert m <= expected, (extra, share, hardest_extra)
         # the easiest need that winning every leg beats is served (a first place alone, or better)
         assert not able or pooled.least_points_serves(able[:1], extra)
+    assert not able or pooled.constructs(able[:1])
 
 
 def test_least_points_construction_needs_a_gain_strictly_above_the_need():
@@ -380,8 +381,9 @@ def test_least_points_construction_needs_a_gain_strictly_above_the_need():
     for need, served in (((10, (1, 0, 0)), False), ((10, (0, 1, 0)), True)):
         pooled, _, _, expected = _pooled_problem(((5, 3, 1), 1, 1, [need]))
         assert expected == served
-        for extra in cup_reach_pool.EXTRA_ITEM_POINTS:
+        for extra, _, hardest_extra in cup_reach_pool.LEAST_POINTS:
             assert pooled.least_points_serves([encode(need)], extra) == served
+            assert pooled.least_points_serves([encode(need)], extra, 1, hardest_extra) == served
 
 
 def test_least_points_construction_serves_a_field_the_fewest_items_construction_cannot():
