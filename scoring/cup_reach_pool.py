@@ -341,60 +341,65 @@ class _Pooled:
         beating it whose points plus ``extra`` for each item after the first are the fewest (of those
         the fewest items, then the smallest gain). With ``hardest``, that many of the hardest needs go
         first, hardest first, their extra items counted as ``hardest_extra`` each. True: every need is
-        served (a lower bound)."""
-        gains, patterns, holding = self._pattern_table()
+        served (a lower bound).
+
+        Of the patterns of one size the fewest points are the smallest gain, so each size's patterns
+        ascend by gain, and the first one still possible above the need is that size's best."""
+        sizes = self._pattern_table()
         left = [self.per_place] * self.width
-        n = len(gains)
-        after = list(range(n + 1))  # after[j]: a pattern at or after j still possible (path-halved)
+        # after[s][j]: a pattern of size s + 1 at or after j still possible (links, compressed on use)
+        after = [list(range(len(gains) + 1)) for gains, _, _ in sizes]
         split = len(needs) - hardest
         order = [(d, hardest_extra) for d in reversed(needs[split:])] + [(d, extra) for d in needs[:split]]
         for d, extra in order:
-            slack = min(0, extra) * (self.legs - 1)  # no later pattern scores below its points + slack
-            best = best_size = uses = None
-            j = bisect_right(gains, d)
-            while True:
-                while after[j] != j:
-                    after[j] = j = after[after[j]]
-                if j == n:
-                    break
-                points, size, pattern, repeats = patterns[j]
-                score = points + extra * (size - 1)
-                if best is not None:
-                    if points + slack > best:
-                        break  # the gains ascend, so do the points: nothing later scores less
-                    if (score, size) >= (best, best_size):
-                        j += 1
-                        continue
-                # a pattern holding a place twice or more may ask more than is left of it
-                if not repeats or all(left[p] >= c for p, c in pattern):
-                    best, best_size, uses = score, size, pattern
-                j += 1
+            best = uses = None
+            for size, (gains, rows, _) in enumerate(sizes):
+                nxt, n = after[size], len(gains)
+                j = bisect_right(gains, d)
+                while True:
+                    root = j
+                    while nxt[root] != root:
+                        root = nxt[root]
+                    while j != root:  # every link on the way now points at the root
+                        nxt[j], j = root, nxt[j]
+                    if j == n:
+                        break
+                    points, pattern, repeats = rows[j]
+                    # a pattern holding a place twice or more may ask more than is left of it
+                    if not repeats or all(left[p] >= c for p, c in pattern):
+                        score = points + extra * size
+                        if best is None or score < best:
+                            best, uses = score, pattern
+                        break
+                    j += 1
             if uses is None:
                 return False
             for p, c in uses:
                 left[p] -= c
                 if not left[p]:  # the place is used up: so is every pattern holding it
-                    for k in holding[p]:
-                        after[k] = k + 1
+                    for nxt, (_, _, holding) in zip(after, sizes, strict=True):
+                        for k in holding[p]:
+                            nxt[k] = k + 1
         return True
 
     def _pattern_table(self):
-        """Every multiset of 1..``legs`` places ascending by gain: (gains, [(points, items, ((place,
-        count), ...), a place held twice or more)], for each place the indexes of the patterns holding
-        it)."""
+        """For each size 1..``legs``, every multiset of that many places ascending by gain: (gains,
+        [(points, ((place, count), ...), a place held twice or more)], for each place the indexes of
+        the patterns holding it)."""
         if self._patterns is None:
-            rows = []
+            self._patterns = []
             for size in range(1, self.legs + 1):
+                rows = []
                 for c in combinations_with_replacement(range(self.width), size):
                     uses = tuple((p, c.count(p)) for p in sorted(set(c)))
                     gain, points = sum(self.values[p] for p in c), sum(self.pts[p] for p in c)
-                    rows.append((gain, points, size, uses, len(uses) < size))
-            rows.sort(key=lambda r: r[0])
-            holding = [[] for _ in range(self.width)]
-            for j, row in enumerate(rows):
-                for p, _ in row[3]:
-                    holding[p].append(j)
-            self._patterns = ([r[0] for r in rows], [r[1:] for r in rows], holding)
+                    rows.append((gain, points, uses, len(uses) < size))
+                rows.sort(key=lambda r: r[0])
+                holding = [[] for _ in range(self.width)]
+                for j, row in enumerate(rows):
+                    for p, _ in row[2]:
+                        holding[p].append(j)
+                self._patterns.append(([r[0] for r in rows], [r[1:] for r in rows], holding))
         return self._patterns
 
     def _cheapest_pick(self, d, size, left):
