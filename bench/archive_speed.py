@@ -15,37 +15,32 @@ season is the SM pair tournament.
 
 from __future__ import annotations
 
-import os
-import statistics
 import sys
 import time
 from io import StringIO
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "bench" / "out"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.support import measure, setup_django  # noqa: E402 (the project's root first on the path)
+
 SEASONS, EVENTS, PAIRS = 10, 10, 16
 FIRST_SEASON = 2016
 REQUESTS = 30
 TARGETS = {"player page": (15, 20.0), "head-to-head": (None, 50.0), "records page": (None, None)}
 
 
-def setup_django() -> None:
-    sys.path.insert(0, str(ROOT))
-    OUT.mkdir(parents=True, exist_ok=True)
-    os.environ["DATABASE_URL"] = os.environ.get("BENCH_DATABASE_URL") or f"sqlite:///{OUT / 'archive_speed.sqlite3'}"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tuppiliitto.settings_test")
-    import django
-
-    django.setup()
-
-
 def registry() -> None:
     from registry.models import Club, Player
 
-    clubs = [Club.objects.create(name="Oulun Tuppi", short_name="OT"), Club.objects.create(name="Kemin Kerho", short_name="KK")]
+    clubs = [
+        Club.objects.create(name="Oulun Tuppi", short_name="OT"),
+        Club.objects.create(name="Kemin Kerho", short_name="KK"),
+    ]
     for i in range(2 * PAIRS):
-        Player.objects.create(first_name=f"Pelaaja{i}", last_name=f"Mäkelä{i}", member_number=str(9000 + i), club=clubs[i % 2])
+        Player.objects.create(
+            first_name=f"Pelaaja{i}", last_name=f"Mäkelä{i}", member_number=str(9000 + i), club=clubs[i % 2]
+        )
 
 
 def one_event(seed: int, year: int, number: int) -> None:
@@ -65,7 +60,10 @@ def one_event(seed: int, year: int, number: int) -> None:
     day = dt.date(year, 9, 1) + dt.timedelta(weeks=4 * number)
     kind = Event.Kind.SM_PAIRS if number == EVENTS - 1 else Event.Kind.CUP
     Event.objects.filter(pk=event.pk).update(
-        season=Season.for_date(dt.date(year, 8, 1)), starts_on=day, ends_on=day + dt.timedelta(days=1), kind=kind
+        season=Season.for_date(dt.date(year, 8, 1)),
+        starts_on=day,
+        ends_on=day + dt.timedelta(days=1),
+        kind=kind,
     )
     CupEvent.objects.create(event=event, weight=Decimal(1))
 
@@ -81,7 +79,10 @@ def build_history(fresh: bool) -> None:
     if not fresh and Event.objects.filter(finished_at__isnull=False).count() == SEASONS * EVENTS:
         return
     call_command("flush", verbosity=0, interactive=False)
-    print(f"Building {SEASONS} seasons of {EVENTS} events of {PAIRS} pairs (once; later runs reuse it)…", flush=True)
+    print(
+        f"Building {SEASONS} seasons of {EVENTS} events of {PAIRS} pairs (once; later runs reuse it)…",
+        flush=True,
+    )
     started = time.perf_counter()
     registry()
     for s in range(SEASONS):
@@ -93,26 +94,6 @@ def build_history(fresh: bool) -> None:
     caching.clear_local()
 
 
-def measure(client, url: str) -> tuple[float, int, float]:
-    """(first request ms, warm queries, warm median ms) of ``url``."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    start = time.perf_counter()
-    response = client.get(url)
-    first = (time.perf_counter() - start) * 1000
-    assert response.status_code == 200, (url, response.status_code)
-    with CaptureQueriesContext(connection) as ctx:
-        assert client.get(url).status_code == 200
-    queries = len(ctx.captured_queries)  # read now: it is a view of the connection's log, which requests reset
-    times = []
-    for _ in range(REQUESTS):
-        start = time.perf_counter()
-        client.get(url)
-        times.append(time.perf_counter() - start)
-    return first, queries, statistics.median(times) * 1000
-
-
 def verdict(value: float, target) -> str:
     if target is None:
         return ""
@@ -120,7 +101,7 @@ def verdict(value: float, target) -> str:
 
 
 def main() -> None:
-    setup_django()
+    setup_django("archive_speed.sqlite3")
     from django.conf import settings
     from django.db import connection
     from django.test import Client
@@ -131,10 +112,12 @@ def main() -> None:
     build_history("--fresh" in sys.argv)
     one, two = (PairMember.objects.order_by("player_id").values_list("player_id", flat=True).distinct())[:2]
     events = PairMember.objects.filter(player_id=one).count()
-    print(f"Database {connection.vendor} ({settings.DATABASES['default']['NAME']}); player {one}: {events} events "
-          f"in {SEASONS} seasons; {REQUESTS} warm requests each")
+    print(
+        f"Database {connection.vendor} ({settings.DATABASES['default']['NAME']}); player {one}: {events} events "
+        f"in {SEASONS} seasons; {REQUESTS} warm requests each"
+    )
     client = Client(HTTP_HOST="localhost")
-    _first, ref_queries, reference = measure(client, reverse("health"))
+    _first, ref_queries, reference = measure(client, reverse("health"), REQUESTS)
     print(f"{'reference /terveys/':22} {ref_queries:3} queries, median {reference:6.2f} ms")
     pages = {
         "player page": reverse("archive:player", args=[one]),
@@ -142,10 +125,12 @@ def main() -> None:
         "records page": reverse("archive:records"),
     }
     for name, url in pages.items():
-        first, queries, median = measure(client, url)
+        first, queries, median = measure(client, url, REQUESTS)
         max_queries, max_ms = TARGETS[name]
-        print(f"{name:22} {url:28} cold {first:7.1f} ms; warm {queries:3} queries{verdict(queries, max_queries)}, "
-              f"median {median:6.2f} ms{verdict(median, max_ms)}, {median / reference:5.1f}× /terveys/")
+        print(
+            f"{name:22} {url:28} cold {first:7.1f} ms; warm {queries:3} queries{verdict(queries, max_queries)}, "
+            f"median {median:6.2f} ms{verdict(median, max_ms)}, {median / reference:5.1f}× /terveys/"
+        )
 
 
 if __name__ == "__main__":

@@ -22,32 +22,21 @@ own dates:
 from __future__ import annotations
 
 import datetime as dt
-import os
 import random
 import statistics
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "bench" / "out"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.support import first_and_queries, setup_django, timed_median  # noqa: E402 (the project's root first)
+
 PAIRS, EVENTS = 128, 10
 SEASONS = {2024: EVENTS, 2025: EVENTS - 2}  # season start year: events played (the rest only drawn)
 REQUESTS = 30
 SHARED_REQUESTS = 10
 TARGET_MS = 20.0
-
-
-def setup_django() -> None:
-    sys.path.insert(0, str(ROOT))
-    OUT.mkdir(parents=True, exist_ok=True)
-    os.environ["DATABASE_URL"] = (
-        os.environ.get("BENCH_DATABASE_URL") or f"sqlite:///{OUT / 'cup_pages.sqlite3'}"
-    )
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tuppiliitto.settings_test")
-    import django
-
-    django.setup()
 
 
 def one_event(season, number: int, play: bool) -> None:
@@ -123,34 +112,13 @@ def build(fresh: bool) -> None:
     caching.clear_local()
 
 
-def timed_median(client, url: str, requests: int, before=None) -> float:
-    times = []
-    for _ in range(requests):
-        if before is not None:
-            before()
-        start = time.perf_counter()
-        client.get(url)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
-
-
 def measure(client, url: str) -> dict:
     """``url``'s first request (ms), then warm: its queries, median ms, values computed while warm, size;
     and the median with this process's own copies forgotten before each request (``shared``: a new
     worker, or one whose in-process copies gave way to others; the shared cache still holds everything)."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     from lib import caching
 
-    start = time.perf_counter()
-    response = client.get(url)
-    first = (time.perf_counter() - start) * 1000
-    assert response.status_code == 200, (url, response.status_code)
-    with CaptureQueriesContext(connection) as ctx:
-        assert client.get(url).status_code == 200
-    # read now: it is a view of the connection's log, which requests reset
-    queries = len(ctx.captured_queries)
+    first, queries, response = first_and_queries(client, url)
     computed = caching.stats["computed"]
     median = timed_median(client, url, REQUESTS)
     computed = caching.stats["computed"] - computed
@@ -232,7 +200,7 @@ def report(client, season, reference: float) -> None:
 
 
 def main() -> None:
-    setup_django()
+    setup_django("cup_pages.sqlite3")
     from django.conf import settings
     from django.db import connection
     from django.test import Client

@@ -11,30 +11,19 @@ The query counts themselves are asserted by tests/tournaments/web/test_query_cou
 
 from __future__ import annotations
 
-import os
 import statistics
 import sys
 import time
 from io import StringIO
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "bench" / "out"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.support import setup_django  # noqa: E402 (the project's root first on the path)
+
 REQUESTS = 20
 PAIRS, SEED = 128, 1
 SLUG = f"simulaatio-{PAIRS}-paria-{SEED}"  # what simulate_event names it (slugified)
-
-
-def setup_django() -> None:
-    sys.path.insert(0, str(ROOT))
-    OUT.mkdir(parents=True, exist_ok=True)
-    os.environ["DATABASE_URL"] = (
-        os.environ.get("BENCH_DATABASE_URL") or f"sqlite:///{OUT / 'results_pages.sqlite3'}"
-    )
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tuppiliitto.settings_test")
-    import django
-
-    django.setup()
 
 
 def event_128(fresh: bool):
@@ -70,7 +59,7 @@ def median_ms(client, url: str) -> tuple[float, float]:
 
 
 def main() -> None:
-    setup_django()
+    setup_django("results_pages.sqlite3")
     from django.conf import settings
     from django.db import connection
     from django.test import Client

@@ -121,16 +121,16 @@ def alone():
 
 
 @pytest.fixture
-def database(tmp_path):
+def database(alone, tmp_path):
     """A database URL of this test's own, and a way to read an event's results version from it directly."""
     given = os.environ.get("DATABASE_URL", "")
     if given.startswith(("postgres://", "postgresql://", "pgsql://")):
         import psycopg
 
         parts = urlsplit(given)
-        # one per pytest-xdist worker: the test's two cases may run at once in the two workers
-        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-        name = f"{parts.path.strip('/') or 'tuppi'}_two_processes_{worker}"
+        # one name for both cases: ``alone`` (held from before the create to after the drop) runs them one
+        # at a time, whichever pytest-xdist workers they fall to
+        name = f"{parts.path.strip('/') or 'tuppi'}_two_processes"
         server = f"{parts.scheme}://{parts.netloc}"
         with psycopg.connect(f"postgresql://{parts.netloc}/postgres", autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
