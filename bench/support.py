@@ -36,9 +36,8 @@ def first_and_queries(client, url: str):
     assert response.status_code == 200, (url, response.status_code)
     with CaptureQueriesContext(connection) as ctx:
         assert client.get(url).status_code == 200
-    queries = len(
-        ctx.captured_queries
-    )  # read now: it is a view of the connection's log, which requests reset
+    # read now: it is a view of the connection's log, which requests reset
+    queries = len(ctx.captured_queries)
     return first, queries, response
 
 
