@@ -92,9 +92,11 @@ Decisions (the model; each is what the code and the brute-force test in
      states remembered, cut by the points bound). When lower and upper meet, ``worst`` is exact.
   8. *Not always decided.* The search is a bin covering with at most L items a bin; we know no exact
      polynomial method for it and claim none. It is cut at ``pooled_budget`` nodes a check and
-     ``pooled_season_budget`` a season (the lower keys are done first: they are the cheap ones). An
+     ``pooled_season_budget`` a season (the lower keys are done first: they are the cheap ones), the
+     least-points constructions at ``construction_budget`` tries a season. An
      undecided row keeps ``worst_exact`` False and ``worst`` = 1 + ahead + the upper bound (a position
-     it cannot be worse than), or what the place-vector search gives when that is exact or smaller.
+     it cannot be worse than), or what the place-vector search gives (within ``fallback_budget``
+     key evaluations and nodes) when that is exact or smaller.
      ``bench/cup_reach_speed.py`` prints how many rows were decided (about 94 in 100 for 300 players
      and 3 legs; every row with 1 leg left).
   9. *Fixed pairs.* The pooled model forgets that a player plays in one pair a leg, so its count is an
@@ -196,6 +198,7 @@ def reach(
     pooled_budget: int = 200,
     pooled_season_budget: int = 300,
     fallback_budget: int = 2000,
+    construction_budget: int = 40,
 ) -> list[Reach]:
     """Best and worst reachable positions of every row of ``rank_players`` (or ``rank_pairs``)."""
     if not weights:
@@ -216,6 +219,7 @@ def reach(
     found = {}
     if pooled is not None:
         pooled.pooled.season_left = pooled_season_budget
+        pooled.pooled.tries_left = construction_budget
         # the lower keys first: they are the cheaper ones, so a spent season budget hits the costly
         for i in sorted(range(len(keys)), key=keys.__getitem__):
             found[i] = pooled.worst(i, members if pairs else None)

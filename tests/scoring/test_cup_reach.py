@@ -431,3 +431,32 @@ def test_pooled_model_and_place_vector_search_agree(field, pairs):
             assert a.worst <= b.worst  # the search's safe bound is never below the exact worst
         elif b.worst_exact:
             assert b.worst <= a.worst
+
+
+def _field(players, events, seed):
+    """``events`` past events of ``players // 2`` pairs among ``players`` players, places drawn."""
+    import random
+
+    rnd = random.Random(seed)
+    ids = [f"p{i}" for i in range(players)]
+    out = []
+    for e in range(events):
+        field = rnd.sample(ids, players)
+        placings = tuple(PairPlacing((field[2 * i], field[2 * i + 1]), i + 1, 0) for i in range(players // 2))
+        out.append(CupEvent(f"e{e}", 1, placings))
+    return out
+
+
+def test_budgets_change_only_how_many_rows_are_exact_never_a_position():
+    # a field where the budgets matter: with none, fewer rows are exact; an exact row's worst is the same
+    # whatever the budgets, and a bound is never better than the exact worst
+    rows = rank_players(_field(24, 3, seed=2))
+    full = reach(rows, [1, 1, 1])
+    none = reach(rows, [1, 1, 1], construction_budget=0, fallback_budget=0, pooled_season_budget=0)
+    assert sum(r.worst_exact for r in none) < sum(r.worst_exact for r in full)
+    for a, b in zip(full, none, strict=True):
+        assert a.best == b.best
+        if a.worst_exact and b.worst_exact:
+            assert a.worst == b.worst
+        elif a.worst_exact:
+            assert b.worst >= a.worst
