@@ -2,6 +2,8 @@
 candidates can pass X at once when every result counts and the legs left share one weight.
 
 Pure: no Django. Needs and gains are (points, place counts) vectors encoded as integers (:func:`_encoder`).
+The upper bounds and the search are here, the constructions (lower bounds) in
+``scoring.cup_reach_constructions``.
 """
 
 from __future__ import annotations
@@ -9,14 +11,12 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from itertools import accumulate, combinations_with_replacement
 
+from scoring.cup_reach_constructions import Constructions
+
 POOLED_LEGS = 4  # above this many legs left the minimal patterns are not enumerated (the search decides)
 # The item prices of the prices bound (docstring step 6, Prices): place p costs ceil((points * 2 + a) / k),
 # (k, a) in this order (the most often binding first, as measured on the benchmark's seasons).
 PRICE_FAMILIES = ((1, 0), (4, 0), (5, 0), (8, 1), (5, 1), (4, 1), (2, 1), (5, 2), (5, 3), (3, 0), (6, 0))
-# The least-points constructions (docstring step 7), tried in this order: (the points an item after
-# the first counts, the share of the hardest needs served first and hardest first, the points an item
-# after the first counts for them); the order that decided most rows on the benchmark's seasons.
-LEAST_POINTS = ((0, 0, 0), (2, 1 / 2, 100), (-1, 0, 0), (2, 0, 0), (0, 1 / 16, 0), (-4, 0, 0))
 
 
 def pooled_for(hist, keys, weights2, best_n, table, cap, node_budget):
@@ -125,7 +125,7 @@ def _disjoint(sets) -> bool:
     return True
 
 
-class _Pooled:
+class _Pooled(Constructions):
     """The largest number of candidates that can pass X when the key is additive and the legs share one
     weight (the *pooled* model of the module docstring): exact, or a safe bound with ``exact`` False.
 
@@ -139,6 +139,7 @@ class _Pooled:
         self.total = self.per_place * self.width
         self.items = sorted(v for v in values for _ in range(self.per_place))
         self.item_pts = sorted(p for p in pts for _ in range(self.per_place))
+        self._below = [-v for v in values]  # ascending: bisect it for the places worth more than x
         self.prefix_pts = [0]
         for p in self.item_pts:
             self.prefix_pts.append(self.prefix_pts[-1] + p)
@@ -146,6 +147,7 @@ class _Pooled:
         self.budget = node_budget
         self.season_left = 0
         self.tries_left = 10**9  # least-points constructions left to try this season
+        self.priced_left = 10**9  # priced constructions left to try this season
         self._minimal = {}
         self._prices = None
         self._patterns = None
@@ -176,42 +178,66 @@ class _Pooled:
     def upper_by_prices(self, needs, low=0) -> int:
         """The prices bound of the docstring: with item prices c and a cap M, the m easiest needs are
         served only if the sum over them of min(M, the cheapest pattern serving each) is at most the
-        capped price of every item. Stops once it reaches ``low`` (a count already reached).
+        capped price of every item. Stops once it reaches ``low`` (a count already reached)."""
+        return self._prices_bound(needs, low)[0]
 
-        Between two caps where neither which needs cost less than M nor which items cost M or more
-        changes, the count moves one way, so only the caps at the ends of such stretches are tried."""
+    def price_guide(self, needs) -> list[int]:
+        """The capped item prices (a family of ``PRICE_FAMILIES`` and a cap M) whose prices bound on
+        ``needs``, taken before rounding down, is the smallest: the nearest we have to the linear
+        relaxation's prices (its dual objective is that unrounded count), to guide
+        :meth:`priced_serves`."""
+        return self._prices_bound(needs)[1]
+
+    def _prices_bound(self, needs, low=0) -> tuple[int, list[int] | None]:
+        """(the prices bound, stopping once it reaches ``low``; the guide's prices, None if it stopped)."""
+        best, guide = len(needs), None
+        for served, unrounded, family, m in self._price_counts(needs):
+            if served < best:
+                best = served
+                if best <= low:
+                    return best, None
+            if guide is None or unrounded < guide[0]:
+                guide = (unrounded, family, m)
+        _, family, m = guide
+        return best, [min(m, c) for c in self._price_tables()[1][family][0]]
+
+    def _price_counts(self, needs):
+        """(the prices bound, the same before rounding down, family, cap M) for each family and each
+        cap worth trying: between two caps where neither which needs cost less than M nor which items
+        cost M or more changes, the count moves one way, so only the caps at the ends of such stretches
+        are tried."""
         gains, tables = self._price_tables()
         at = [bisect_right(gains, d) for d in needs]
-        n = best = len(needs)
-        for cost, cheapest, supply in tables:
+        n = len(needs)
+        for family, (cost, cheapest, supply) in enumerate(tables):
             pis = [cheapest[j] for j in at]  # non-decreasing: the needs ascend
             pre = [0, *accumulate(pis)]
             top = len(supply) - 1
             ends = {1, top}
             for x in {*pis, *cost}:
                 ends.update((x, x + 1))
-            for m in ends:
+            for m in sorted(ends):
                 if not 1 <= m <= top:
                     continue
                 budget = supply[m]
                 j = bisect_left(pis, m)  # the needs whose cheapest pattern costs less than M
                 if pre[j] > budget:
-                    served = bisect_right(pre, budget) - 1
+                    k = bisect_right(pre, budget) - 1  # pis[k] > 0: pre[k + 1] > budget >= pre[k]
+                    yield k, k + (budget - pre[k]) / pis[k], family, m
+                elif j + (budget - pre[j]) // m >= n:
+                    yield n, n, family, m
                 else:
-                    served = min(n, j + (budget - pre[j]) // m)
-                if served < best:
-                    best = served
-                    if best <= low:
-                        return best
-        return best
+                    yield j + (budget - pre[j]) // m, j + (budget - pre[j]) / m, family, m
 
     def max_served(self, needs, needs_pts) -> tuple[int, int, bool]:
         """``needs`` ascending (encoded), ``needs_pts`` their points: (served, upper bound, exact)."""
         high = min(self.upper(needs_pts), self.upper_by_split(needs))
         low = self.greedy(needs, high)
+        guide = None
         if low < high:
-            high = min(high, self.upper_by_prices(needs, low))
-        if low < high and self.constructs(needs[:high], all_of_them=high == low + 1):
+            bound, guide = self._prices_bound(needs, low)
+            high = min(high, bound)
+        if low < high and self.constructs(needs, high, high == low + 1, guide):
             low = high
         while low < high:
             ok = self.feasible(needs[: low + 1], needs_pts[: low + 1])
@@ -274,173 +300,6 @@ class _Pooled:
             if mu < len(needs) and v > needs[mu]:
                 mu += 1
         return (len(items) + mu) // 2
-
-    def greedy(self, needs, high) -> int:
-        """A served count reached by one construction (hardest first), by bisection: a lower bound."""
-        lo, hi = 0, min(len(needs), high)
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self._greedy_serves(needs[:mid]):
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo
-
-    def _greedy_serves(self, needs, after=0) -> bool:
-        pool = (
-            list(self.items)
-            if not after
-            else sorted(v for v in self.values[after:] for _ in range(self.per_place))
-        )
-        for d in reversed(needs):
-            if not pool:
-                return False
-            j = bisect_right(pool, d)
-            if j < len(pool):  # the worst single item that is enough
-                pool.pop(j)
-                continue
-            got, taken = pool.pop(), 1  # else the best item, then the worst item completing it
-            while True:
-                if taken == self.legs or not pool:
-                    return False
-                j = bisect_right(pool, d - got)
-                if j < len(pool):
-                    pool.pop(j)
-                    break
-                got += pool.pop()
-                taken += 1
-        return True
-
-    def constructs(self, needs, all_of_them=True) -> bool:
-        """Does one of the constructions (least points, fewest items) serve every need? Without
-        ``all_of_them`` (the caller passes it when its bounds are two or more apart) only the first
-        least-points and the fewest items are tried: on the benchmark's seasons the other variants then
-        served every need in 5 cases of 81, at 5 tries each. Each least-points try spends one of
-        ``tries_left``, the season's budget; with none left it is not tried."""
-        tries = [(extra, round(share * len(needs)), hard) for extra, share, hard in LEAST_POINTS]
-        if not all_of_them:
-            tries = tries[:1]
-        if self._least_points(needs, tries[0]) or self.fewest_items_serves(needs):
-            return True
-        return any(self._least_points(needs, t) for t in tries[1:])
-
-    def _least_points(self, needs, tried) -> bool:
-        """:meth:`least_points_serves` with ``tried`` (extra, hardest, hardest_extra), within the budget."""
-        if self.tries_left <= 0:
-            return False
-        self.tries_left -= 1
-        return self.least_points_serves(needs, *tried)
-
-    def fewest_items_serves(self, needs) -> bool:
-        """A second construction (hardest need first): the fewest items that beat the need, and of
-        those the smallest gain, from what is left. True: every need is served (a lower bound)."""
-        legs, width = self.legs, self.width
-        left = [self.per_place] * width
-        for d in reversed(needs):
-            found = None
-            for size in range(1, legs + 1):
-                found = self._cheapest_pick(d, size, left)
-                if found is not None:
-                    break
-            if found is None:
-                return False
-            for p in found:
-                left[p] -= 1
-        return True
-
-    def least_points_serves(self, needs, extra, hardest=0, hardest_extra=0) -> bool:
-        """A third construction (easiest need first): each need takes, from the items left, the pattern
-        beating it whose points plus ``extra`` for each item after the first are the fewest (of those
-        the fewest items, then the smallest gain). With ``hardest``, that many of the hardest needs go
-        first, hardest first, their extra items counted as ``hardest_extra`` each. True: every need is
-        served (a lower bound).
-
-        Of the patterns of one size the fewest points are the smallest gain, so each size's patterns
-        ascend by gain, and the first one still possible above the need is that size's best."""
-        sizes = self._pattern_table()
-        left = [self.per_place] * self.width
-        # after[s][j]: a pattern of size s + 1 at or after j still possible (links, compressed on use)
-        after = [list(range(len(gains) + 1)) for gains, _, _ in sizes]
-        split = len(needs) - hardest
-        order = [(d, hardest_extra) for d in reversed(needs[split:])] + [(d, extra) for d in needs[:split]]
-        for d, extra in order:
-            best = uses = None
-            for size, (gains, rows, _) in enumerate(sizes):
-                nxt, n = after[size], len(gains)
-                j = bisect_right(gains, d)
-                while True:
-                    root = j
-                    while nxt[root] != root:
-                        root = nxt[root]
-                    while j != root:  # every link on the way now points at the root
-                        nxt[j], j = root, nxt[j]
-                    if j == n:
-                        break
-                    points, pattern, repeats = rows[j]
-                    # a pattern holding a place twice or more may ask more than is left of it
-                    if not repeats or all(left[p] >= c for p, c in pattern):
-                        score = points + extra * size
-                        if best is None or score < best:
-                            best, uses = score, pattern
-                        break
-                    j += 1
-            if uses is None:
-                return False
-            for p, c in uses:
-                left[p] -= c
-                if not left[p]:  # the place is used up: so is every pattern holding it
-                    for nxt, (_, _, holding) in zip(after, sizes, strict=True):
-                        for k in holding[p]:
-                            nxt[k] = k + 1
-        return True
-
-    def _pattern_table(self):
-        """For each size 1..``legs``, every multiset of that many places ascending by gain: (gains,
-        [(points, ((place, count), ...), a place held twice or more)], for each place the indexes of
-        the patterns holding it)."""
-        if self._patterns is None:
-            self._patterns = []
-            for size in range(1, self.legs + 1):
-                rows = []
-                for c in combinations_with_replacement(range(self.width), size):
-                    uses = tuple((p, c.count(p)) for p in sorted(set(c)))
-                    gain, points = sum(self.values[p] for p in c), sum(self.pts[p] for p in c)
-                    rows.append((gain, points, uses, len(uses) < size))
-                rows.sort(key=lambda r: r[0])
-                holding = [[] for _ in range(self.width)]
-                for j, row in enumerate(rows):
-                    for p, _ in row[2]:
-                        holding[p].append(j)
-                self._patterns.append(([r[0] for r in rows], [r[1:] for r in rows], holding))
-        return self._patterns
-
-    def _cheapest_pick(self, d, size, left):
-        """The ``size`` available places (indexes, best first) of the smallest gain above ``d``
-        (``left``: the items left of each place, restored on return)."""
-        val, width = self.values, self.width
-        best = None
-
-        def pick(start, chosen, gain):
-            nonlocal best
-            more = size - len(chosen)
-            if more == 1:
-                # the worst available place from start on that completes the gain
-                for p in range(width - 1, start - 1, -1):
-                    if left[p] and gain + val[p] > d:
-                        if best is None or gain + val[p] < best[0]:
-                            best = (gain + val[p], (*chosen, p))
-                        return
-                return
-            for p in range(start, width):
-                if gain + more * val[p] <= d:
-                    return  # the places after p are worth less still
-                if left[p]:
-                    left[p] -= 1
-                    pick(p, (*chosen, p), gain + val[p])
-                    left[p] += 1
-
-        pick(0, (), 0)
-        return None if best is None else best[1]
 
     def minimal(self, d) -> list[tuple[int, ...]]:
         """The minimal patterns (ascending places, at most ``legs``) whose gain exceeds ``d``."""

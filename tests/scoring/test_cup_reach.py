@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import cup_reach, cup_reach_pool
+from scoring import cup_reach, cup_reach_constructions, cup_reach_pool
 from scoring.cup import CupEvent, PairPlacing, Placing, rank_pairs, rank_players
 from scoring.cup_reach import key, reach
 
@@ -309,9 +309,9 @@ def _served_brute(table, legs, cap, needs):
     return best
 
 
-def _pooled_problem(problem):
+def _pooled_problem(problem, brute=True):
     """The solver of a generated problem, its needs encoded ascending (those that winning every leg
-    beats), their points, and the brute-force answer."""
+    beats), their points, and the brute-force answer (None without ``brute``)."""
     table, legs, cap, needs = problem
     width = len(table)
     encode = cup_reach_pool._encoder(6 * (2 * legs * table[0] + legs + 2) + 3)
@@ -323,7 +323,7 @@ def _pooled_problem(problem):
         pooled,
         [encode(d) for d in ordered],
         [d[0] for d in ordered],
-        _served_brute(table, legs, cap, needs),
+        _served_brute(table, legs, cap, needs) if brute else None,
     )
 
 
@@ -367,7 +367,7 @@ def test_fewest_items_construction_needs_a_gain_strictly_above_the_need():
 @given(pooled_problems())
 def test_least_points_construction_serves_only_what_an_outcome_serves(problem):
     pooled, able, _, expected = _pooled_problem(problem)
-    for extra, share, hardest_extra in cup_reach_pool.LEAST_POINTS:
+    for extra, share, hardest_extra in cup_reach_constructions.LEAST_POINTS:
         for m in range(len(able) + 1):
             if pooled.least_points_serves(able[:m], extra, round(share * m), hardest_extra):
                 assert m <= expected, (extra, share, hardest_extra)
@@ -381,7 +381,7 @@ def test_least_points_construction_needs_a_gain_strictly_above_the_need():
     for need, served in (((10, (1, 0, 0)), False), ((10, (0, 1, 0)), True)):
         pooled, _, _, expected = _pooled_problem(((5, 3, 1), 1, 1, [need]))
         assert expected == served
-        for extra, _, hardest_extra in cup_reach_pool.LEAST_POINTS:
+        for extra, _, hardest_extra in cup_reach_constructions.LEAST_POINTS:
             assert pooled.least_points_serves([encode(need)], extra) == served
             assert pooled.least_points_serves([encode(need)], extra, 1, hardest_extra) == served
 
@@ -397,6 +397,62 @@ def test_least_points_construction_serves_a_field_the_fewest_items_construction_
     assert not pooled.fewest_items_serves(able)
     assert pooled.least_points_serves(able, 0)
     assert pooled.constructs(able)
+
+
+@settings(max_examples=50, deadline=None)
+@given(pooled_problems())
+def test_priced_construction_serves_only_what_an_outcome_serves(problem):
+    pooled, able, _, expected = _pooled_problem(problem)
+    cost = pooled.price_guide(able)
+    # the prices bound's prices: never rising from a better place to a worse one
+    assert all(a >= b for a, b in zip(cost, cost[1:], strict=False))
+    for prices in (cost, [1] * len(cost), list(range(len(cost), 0, -1))):
+        for m in range(len(able) + 1):
+            if pooled.priced_serves(able[:m], prices):
+                assert m <= expected, prices
+        # the easiest need that winning every leg beats is served (a first place alone, or better)
+        assert not able or pooled.priced_serves(able[:1], prices)
+
+
+@settings(max_examples=50, deadline=None)
+@given(pooled_problems())
+def test_price_guide_is_prices_whose_bound_holds(problem):
+    pooled, able, _, expected = _pooled_problem(problem)
+    counts = list(pooled._price_counts(able))
+    served, unrounded, family, cap = min(counts, key=lambda c: c[1])
+    # the guide's bound is the smallest one, and no bound is below what an outcome serves
+    assert served == int(unrounded) == min(c[0] for c in counts) >= expected
+    assert pooled.price_guide(able) == [min(cap, c) for c in pooled._price_tables()[1][family][0]]
+
+
+def test_priced_construction_needs_a_gain_strictly_above_the_need():
+    encode = cup_reach_pool._encoder(6 * (2 * 5 + 1 + 2) + 3)
+    for need, served in (((10, (1, 0, 0)), False), ((10, (0, 1, 0)), True)):
+        pooled, _, _, expected = _pooled_problem(((5, 3, 1), 1, 1, [need]))
+        assert expected == served
+        assert pooled.priced_serves([encode(need)], [3, 2, 1]) == served
+
+
+def test_priced_construction_serves_a_field_no_other_construction_can():
+    # three legs, one pair a place, table (6, 4, 1): three items each of 12, 8 and 2 points (times 2).
+    # Of needs of 10, 11, 15, 27, 33 and 36 points (level place counts: a gain of as many points beats
+    # them) at most four are served (the bounds meet at 4), and four are: the guide's prices are the
+    # points, and hardest first at the fewest points 27 takes 12 + 8 + 8, 15 takes 12 + 2 + 2, 11 a 12
+    # and 10 the last 8 + 2. Easiest first the least points give 10 the 8 + 2, 11 a 12 and 15 the other
+    # two 8s, so 27 has 12 + 12 + 2; the fewest items give 27 a 12 + 12 + 8 and 15 the other 12 + 8.
+    needs = [(points, (0, 0, 0)) for points in (10, 11, 15, 27, 33, 36)]
+    pooled, able, able_pts, _ = _pooled_problem(((6, 4, 1), 3, 1, needs), brute=False)
+    assert pooled.max_served(able, able_pts)[:2] == (4, 4)
+    assert not pooled.fewest_items_serves(able[:4])
+    for extra, share, hardest_extra in cup_reach_constructions.LEAST_POINTS:
+        assert not pooled.least_points_serves(able[:4], extra, round(share * 4), hardest_extra)
+    cost = pooled.price_guide(able)
+    assert cost == [12, 8, 2]
+    assert pooled.priced_serves(able[:4], cost)
+    assert not pooled.priced_serves(able[:4], [1, 1, 1])  # uniform prices: the fewest items again
+    assert pooled.constructs(able, 4)
+    pooled.priced_left = 0  # no priced tries left this season: no construction serves them
+    assert not pooled.constructs(able, 4)
 
 
 @st.composite
@@ -452,7 +508,9 @@ def test_budgets_change_only_how_many_rows_are_exact_never_a_position():
     # whatever the budgets, and a bound is never better than the exact worst
     rows = rank_players(_field(24, 3, seed=2))
     full = reach(rows, [1, 1, 1])
-    none = reach(rows, [1, 1, 1], construction_budget=0, fallback_budget=0, pooled_season_budget=0)
+    none = reach(
+        rows, [1, 1, 1], construction_budget=0, priced_budget=0, fallback_budget=0, pooled_season_budget=0
+    )
     assert sum(r.worst_exact for r in none) < sum(r.worst_exact for r in full)
     for a, b in zip(full, none, strict=True):
         assert a.best == b.best
