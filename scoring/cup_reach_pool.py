@@ -186,7 +186,7 @@ class _Pooled(Constructions):
         ``needs``, taken before rounding down, is the smallest: the nearest we have to the linear
         relaxation's prices (its dual objective is that unrounded count), to guide
         :meth:`priced_serves`."""
-        return self._prices_bound(needs)[1]
+        return self._prices_bound(needs, low=-1)[1]  # never stops early: the guide is always found
 
     def _prices_bound(self, needs, low=0) -> tuple[int, list[int] | None]:
         """(the prices bound, stopping once it reaches ``low``; the guide's prices, None if it stopped)."""
