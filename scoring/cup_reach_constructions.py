@@ -9,6 +9,7 @@ prices (``price_guide``).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from functools import lru_cache
 from itertools import combinations_with_replacement, groupby
 
 # The least-points constructions (docstring step 7), tried in this order: (the points an item after
@@ -225,19 +226,11 @@ class Constructions:
         [(points, ((place, count), ...), a place held twice or more)], for each place the indexes of
         the patterns holding it)."""
         if self._patterns is None:
-            self._patterns = []
-            for size in range(1, self.legs + 1):
-                rows = []
-                for c in combinations_with_replacement(range(self.width), size):
-                    uses = tuple((p, c.count(p)) for p in sorted(set(c)))
-                    gain, points = sum(self.values[p] for p in c), sum(self.pts[p] for p in c)
-                    rows.append((gain, points, uses, len(uses) < size))
-                rows.sort(key=lambda r: r[0])
-                holding = [[] for _ in range(self.width)]
-                for j, row in enumerate(rows):
-                    for p, _ in row[2]:
-                        holding[p].append(j)
-                self._patterns.append(([r[0] for r in rows], [r[1:] for r in rows], holding))
+            val = self.values
+            self._patterns = [
+                ([sum(map(val.__getitem__, c)) for c in combos], rows, holding)
+                for combos, rows, holding in _pattern_shape(tuple(self.pts), self.legs)
+            ]
         return self._patterns
 
     def _cheapest_pick(self, d, size, left):
@@ -267,6 +260,28 @@ class Constructions:
 
         pick(0, (), 0)
         return None if best is None else best[1]
+
+
+@lru_cache(maxsize=16)
+def _pattern_shape(pts, legs):
+    """What :meth:`Constructions._pattern_table` holds that is the same for every season of one points
+    table and number of legs (kept once a process): for each size, the multisets of that many places
+    ascending by gain, that is by points and then place counts (the order of the encoded gains), their
+    rows and, for each place, the indexes of the patterns holding it."""
+    width = len(pts)
+    out = []
+    for size in range(1, legs + 1):
+        combos = list(combinations_with_replacement(range(width), size))
+        combos.sort(key=lambda c: (sum(pts[p] for p in c), tuple(c.count(q) for q in range(width))))
+        rows = []
+        holding = [[] for _ in range(width)]
+        for j, c in enumerate(combos):
+            uses = tuple((p, c.count(p)) for p in sorted(set(c)))
+            rows.append((sum(pts[p] for p in c), uses, len(uses) < size))
+            for p, _ in uses:
+                holding[p].append(j)
+        out.append((combos, rows, holding))
+    return out
 
 
 def _runs(needs):

@@ -9,6 +9,7 @@ The upper bounds and the search are here, the constructions (lower bounds) in
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from functools import lru_cache
 from itertools import accumulate, combinations_with_replacement
 
 from scoring.cup_reach_constructions import Constructions
@@ -155,24 +156,11 @@ class _Pooled(Constructions):
     def _price_tables(self):
         """Per price family: the places' prices, the cheapest price of a pattern from each gain on (a
         suffix minimum over the patterns' gains ascending), and the supply's price with every item
-        capped at M, by M up to the dearest pattern's."""
+        capped at M, by M up to the dearest pattern's; with the patterns' gains ascending."""
         if self._prices is None:
-            width, legs = self.width, self.legs
-            # every multiset of at most ``legs`` places, padded with ``width`` (worth nothing, free)
-            pats = [c for c in combinations_with_replacement(range(width + 1), legs) if c[0] < width]
+            pats, tables = _price_shape(tuple(self.pts), self.legs, self.per_place)
             worth = [*self.values, 0]
-            gain = [sum(map(worth.__getitem__, c)) for c in pats]
-            order = sorted(range(len(pats)), key=gain.__getitem__)
-            columns = [[pats[j][i] for j in order] for i in range(legs)]
-            tables = []
-            for k, a in PRICE_FAMILIES:
-                cost = [-(-(v + a) // k) for v in self.pts] + [0]
-                prices = list(map(sum, zip(*(map(cost.__getitem__, col) for col in columns), strict=True)))
-                dearest = legs * max(cost) + 1
-                cheapest = list(accumulate(reversed(prices), min, initial=dearest))[::-1]
-                supply = [self.per_place * sum(min(m, c) for c in cost) for m in range(dearest + 1)]
-                tables.append((cost[:width], cheapest, supply))
-            self._prices = ([gain[j] for j in order], tables)
+            self._prices = ([sum(map(worth.__getitem__, c)) for c in pats], tables)
         return self._prices
 
     def upper_by_prices(self, needs, low=0) -> int:
@@ -430,6 +418,28 @@ class _Pooled(Constructions):
             return None
         finally:
             self.season_left -= nodes
+
+
+@lru_cache(maxsize=16)
+def _price_shape(pts, legs, per_place):
+    """What the price tables hold that is the same for every season of one points table, number of legs
+    and items a place (kept once a process): every multiset of at most ``legs`` places, padded with
+    ``width`` (worth nothing, free), ascending by gain, that is by points and then place counts (the
+    order of the encoded gains), and per family of ``PRICE_FAMILIES`` (the places' prices, the cheapest
+    price from each pattern on, the supply's capped price by M)."""
+    width = len(pts)
+    pats = [c for c in combinations_with_replacement(range(width + 1), legs) if c[0] < width]
+    pats.sort(key=lambda c: (sum(pts[p] for p in c if p < width), tuple(c.count(q) for q in range(width))))
+    columns = [[c[i] for c in pats] for i in range(legs)]
+    tables = []
+    for k, a in PRICE_FAMILIES:
+        cost = [-(-(v + a) // k) for v in pts] + [0]
+        prices = list(map(sum, zip(*(map(cost.__getitem__, col) for col in columns), strict=True)))
+        dearest = legs * max(cost) + 1
+        cheapest = list(accumulate(reversed(prices), min, initial=dearest))[::-1]
+        supply = [per_place * sum(min(m, c) for c in cost) for m in range(dearest + 1)]
+        tables.append((cost[:width], cheapest, supply))
+    return pats, tables
 
 
 class _OutOfBudget(Exception):
