@@ -401,6 +401,20 @@ def test_least_points_construction_serves_a_field_the_fewest_items_construction_
 
 @settings(max_examples=50, deadline=None)
 @given(pooled_problems())
+def test_tables_kept_once_a_process_list_the_patterns_in_the_order_of_a_season_s_gains(problem):
+    # the patterns' order is kept by points table and legs, the gains are a season's encoding: they
+    # must ascend, or the bisections over them answer for other patterns
+    pooled = _pooled_problem(problem, brute=False)[0]
+    gains, tables = pooled._price_tables()
+    assert all(a < b for a, b in zip(gains, gains[1:], strict=False))
+    assert len(gains) == len(tables[0][1]) - 1  # a cheapest price for each pattern, and the end
+    for size, (pattern_gains, rows, _) in enumerate(pooled._pattern_table(), start=1):
+        assert all(a < b for a, b in zip(pattern_gains, pattern_gains[1:], strict=False))
+        assert all(sum(c for _, c in uses) == size for _, uses, _ in rows)
+
+
+@settings(max_examples=50, deadline=None)
+@given(pooled_problems())
 def test_priced_construction_serves_only_what_an_outcome_serves(problem):
     pooled, able, _, expected = _pooled_problem(problem)
     cost = pooled.price_guide(able)
