@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import threading
+import weakref
 
 import pytest
+from django.db.backends.signals import connection_created
 
 from tests.clock import Clock
 
@@ -52,6 +55,31 @@ def pure_core(item) -> bool:
     """A test of the rules core (``tests/scoring/``: no Django, no database) that asks for no database: it
     answers the same whatever ``DATABASE_URL`` says, so the PostgreSQL run leaves it to the SQLite run."""
     return "/tests/scoring/" in str(item.fspath) and "_django_db_helper" not in getattr(item, "fixturenames", ())
+
+
+# Every database connection the test process opens, to close them all before the test databases are
+# dropped. Django keeps a connection per thread and per context (asgiref's Local): once a browser test
+# has started Playwright's event loop in the test thread, the tests after it work through another
+# connection than the one pytest-django closes at the end, and PostgreSQL then refuses to drop a
+# database "being accessed by other users".
+_OPENED = weakref.WeakSet()
+
+
+def _remember_connection(sender, connection, **kwargs):
+    _OPENED.add(connection)
+
+
+connection_created.connect(_remember_connection)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test databases, with every connection of this thread closed before they go."""
+    yield
+    with django_db_blocker.unblock():
+        for connection in list(_OPENED):
+            if connection.connection is not None and connection._thread_ident == threading.get_ident():
+                connection.close()
 
 
 @pytest.fixture(scope="session")
