@@ -453,7 +453,8 @@ def test_priced_construction_serves_a_field_no_other_construction_can():
     # them) at most four are served (the bounds meet at 4), and four are: the guide's prices are the
     # points, and hardest first at the fewest points 27 takes 12 + 8 + 8, 15 takes 12 + 2 + 2, 11 a 12
     # and 10 the last 8 + 2. Easiest first the least points give 10 the 8 + 2, 11 a 12 and 15 the other
-    # two 8s, so 27 has 12 + 12 + 2; the fewest items give 27 a 12 + 12 + 8 and 15 the other 12 + 8.
+    # two 8s, so 27 has 12 + 12 + 2; the fewest items give 27 the 12 + 8 + 8, 15 a 12 + 8 and 11 the last
+    # 12, so 10 has only 2s.
     needs = [(points, (0, 0, 0)) for points in (10, 11, 15, 27, 33, 36)]
     pooled, able, able_pts, _ = _pooled_problem(((6, 4, 1), 3, 1, needs), brute=False)
     assert pooled.max_served(able, able_pts)[:2] == (4, 4)
