@@ -79,32 +79,37 @@ Decisions (the model; each is what the code and the brute-force test in
      ``PRICE_FAMILIES``; of the caps M up to the dearest pattern only those at the ends of the
      stretches where neither which needs cost less than M nor which items cost M or more changes
      (within such a stretch the count moves one way, so its ends give its least).
-  7. *Search.* A greedy construction (hardest need first: the worst single item that is enough, else
-     the best item then the worst completing ones) gives a lower bound, and when it falls short of the
-     upper bound more constructions try that bound: the least points (easiest need first: the pattern
-     from the items left whose points, plus a fixed count for each item after the first, are the
-     fewest; it keeps the better places for the harder needs and combines the cheap items; variants in
-     ``LEAST_POINTS`` serve a share of the hardest needs first, tried when the bounds are one apart),
-     the fewest items (hardest need first: the fewest items that are enough, of those the smallest
-     gain, from the items left) and the priced (hardest need first: the pattern of the least price,
-     under the capped prices whose prices bound on all the needs, before rounding down, is the
-     smallest; they stand in for the linear relaxation's prices, under which its solution serves each
-     need at a cheapest pattern). A construction takes a need's pattern for a whole run of equal
-     needs at once: options only go, so it stays that need's best while all of it is left. Each is a
-     real outcome, so it serves only what an outcome serves; prefixes one longer are then decided by
-     step 5, the split and singles bounds and the greedy on the places left, and last a depth-first
-     search over minimal patterns (hardest need first, level needs taking patterns in a fixed order,
-     states remembered, cut by the points bound). When lower and upper meet, ``worst`` is exact.
-  8. *Not always decided.* The search is a bin covering with at most L items a bin; we know no exact
-     polynomial method for it and claim none. It is cut at ``pooled_budget`` nodes a check and
-     ``pooled_season_budget`` a season (the lower keys are done first: they are the cheap ones), the
-     least-points constructions at ``construction_budget`` and the priced at ``priced_budget`` tries a
-     season. An undecided row keeps ``worst_exact`` False and ``worst`` = 1 + ahead + the upper bound
-     (a position it cannot be worse than), or what the place-vector search gives (within
-     ``fallback_budget`` key evaluations and nodes) when that is exact or smaller.
-     ``bench/cup_reach_speed.py`` prints how many rows were decided (265 of 273 on its season of 300
-     players with 3 legs left; every row with 1 leg left).
-  9. *Fixed pairs.* The pooled model forgets that a player plays in one pair a leg, so its count is an
+  7. *Constructions.* A greedy construction (hardest need first: the worst single item that is enough,
+     else the best item then the worst completing ones) gives a lower bound, and when it falls short
+     of the upper bound two more try that bound: the least points (easiest need first: the pattern
+     from the items left of the fewest points; it keeps the better places for the harder needs and
+     combines the cheap items) and the fewest items (hardest need first: the fewest items that are
+     enough, of those the smallest gain, from the items left). A construction takes a need's pattern
+     for a whole run of equal needs at once: options only go, so it stays that need's best while all
+     of it is left. Each is a real outcome, so it serves only what an outcome serves.
+  8. *Linear relaxation* (``scoring.cup_reach_lp``, solved by HiGHS). Where a gap is left, the
+     relaxation of "each need takes one minimal pattern, each place's items (better ones standing in
+     for worse) are cap * L" gives both sides: its dual prices, rounded to integers, are prices for the
+     prices bound of step 6 (any prices give a true bound, so rounding cannot make it wrong; the bound
+     is checked in integers), and its solution rounded down is a real outcome (its asks checked
+     against the prefix condition of step 4), completed by a depth-first search over minimal patterns
+     (``LP_NODES`` nodes) or, where that fails, by a dive: fix the solution's whole amounts (or its
+     largest as one) and solve again on what is left. Prefixes one longer than what is reached are
+     then decided by step 5, the split and singles bounds and the greedy on the places left, and last a
+     depth-first search over minimal patterns (hardest need first, level needs taking patterns in a
+     fixed order, states remembered, cut by the points bound). When lower and upper meet, ``worst`` is
+     exact.
+  9. *Not always decided.* The search is a bin covering with at most L items a bin; we know no exact
+     polynomial method for it and claim none (on every season the benchmark tried the relaxation's
+     value rounded down was reached, but that is an observation, not a theorem). It is cut at
+     ``pooled_budget`` nodes a check and ``pooled_season_budget`` a season (the lower keys are done
+     first: they are the cheap ones), the least-points constructions at ``construction_budget`` and
+     the relaxations at ``lp_budget`` a season. An undecided row keeps ``worst_exact`` False and
+     ``worst`` = 1 + ahead + the upper bound (a position it cannot be worse than), or what the
+     place-vector search gives (within ``fallback_budget`` key evaluations and nodes) when that is
+     exact or smaller. ``bench/cup_reach_speed.py`` prints how many rows were decided (every row of
+     its season of 300 players with 3 legs left; every row with 1 leg left).
+  10. *Fixed pairs.* The pooled model forgets that a player plays in one pair a leg, so its count is an
      upper bound there. What it serves is a real outcome when the served pairs share no player, and
      so is what it serves of the pairs left after dropping each pair that shares a player with an
      earlier one (those pairs can all play); the worst is exact when that reaches the upper bound.
@@ -204,7 +209,7 @@ def reach(
     pooled_season_budget: int = 300,
     fallback_budget: int = 2000,
     construction_budget: int = 40,
-    priced_budget: int = 20,
+    lp_budget: int = 40,
 ) -> list[Reach]:
     """Best and worst reachable positions of every row of ``rank_players`` (or ``rank_pairs``)."""
     if not weights:
@@ -226,7 +231,7 @@ def reach(
     if pooled is not None:
         pooled.pooled.season_left = pooled_season_budget
         pooled.pooled.tries_left = construction_budget
-        pooled.pooled.priced_left = priced_budget
+        pooled.pooled.lp_left = lp_budget
         # the lower keys first: they are the cheaper ones, so a spent season budget hits the costly
         for i in sorted(range(len(keys)), key=keys.__getitem__):
             found[i] = pooled.worst(i, members if pairs else None)

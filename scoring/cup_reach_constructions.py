@@ -2,24 +2,18 @@
 needs that are real outcomes, so each count they serve is a lower bound on the most that can pass X.
 
 Pure: no Django. :class:`Constructions` is mixed into ``scoring.cup_reach_pool._Pooled`` and reads its
-attributes (``values``, ``pts``, ``legs``, ``width``, ``per_place``, ``items``, the budgets) and its
-prices (``price_guide``).
+attributes (``values``, ``pts``, ``legs``, ``width``, ``per_place``, ``items``, ``tries_left``).
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from functools import lru_cache
 from itertools import combinations_with_replacement, groupby
 
-# The least-points constructions (docstring step 7), tried in this order: (the points an item after
-# the first counts, the share of the hardest needs served first and hardest first, the points an item
-# after the first counts for them); the order that decided most rows on the benchmark's seasons.
-LEAST_POINTS = ((0, 0, 0), (2, 1 / 2, 100), (-1, 0, 0), (2, 0, 0), (0, 1 / 16, 0), (-4, 0, 0))
-
 
 class Constructions:
-    """The greedy, least-points, fewest-items and priced constructions of ``_Pooled``."""
+    """The greedy, least-points and fewest-items constructions of ``_Pooled``."""
 
     def greedy(self, needs, high) -> int:
         """A served count reached by one construction (hardest first), by bisection: a lower bound."""
@@ -57,97 +51,15 @@ class Constructions:
                     taken += 1
         return True
 
-    def constructs(self, needs, m=None, all_of_them=True, guide=None) -> bool:
-        """Does one of the constructions serve the ``m`` easiest needs (all by default)? The least
-        points, the fewest items, with ``all_of_them`` (the caller passes it when its bounds are one
-        apart) the other least-points variants, then the priced construction under the prices nearest
-        the linear relaxation's on all the ``needs`` (``guide``, else :meth:`price_guide`). Each
-        least-points try spends one of ``tries_left`` and each priced try one of ``priced_left``, the
-        season's budgets; with none left they are not tried."""
-        needs, every = needs[:m], needs
-        tries = [(extra, round(share * len(needs)), hard) for extra, share, hard in LEAST_POINTS]
-        if self._tried() and self.least_points_serves(needs, *tries[0]):
-            return True
-        if self.fewest_items_serves(needs):
-            return True
-        if all_of_them and any(self._tried() and self.least_points_serves(needs, *t) for t in tries[1:]):
-            return True
-        if self.priced_left <= 0:
-            return False
-        self.priced_left -= 1
-        return self.priced_serves(needs, guide or self.price_guide(every))
-
-    def _tried(self) -> bool:
-        """Spend one try of the season's budget: False when none is left."""
-        if self.tries_left <= 0:
-            return False
-        self.tries_left -= 1
-        return True
-
-    def priced_serves(self, needs, cost) -> bool:
-        """A fourth construction, guided by item prices (``cost[p]``, non-increasing over the places as
-        the prices bound's are): each need, hardest first, takes from the items left the pattern
-        beating it of the least price, of those the fewest items, then the smallest gain. Under prices
-        near the linear relaxation's it serves needs as the relaxation does, each at its cheapest
-        pattern. True: every need is served (a lower bound)."""
-        legs, width = self.legs, self.width
-        left = [self.per_place] * width
-        worst = width - 1  # the worst place with items left: the cheapest item
-        for d, k in _runs(reversed(needs)):
-            while k:
-                best = None  # ((price, size, gain), places)
-                for size in range(1, legs + 1):
-                    # a pattern of more items costs at least size times the cheapest item: not less
-                    if best is not None and best[0][0] <= size * cost[worst]:
-                        break
-                    best = self._priced_pick(d, size, left, cost, best, cost[worst]) or best
-                if best is None:
-                    return False
-                k -= _take(best[1], k, left)
-                while worst >= 0 and not left[worst]:
-                    worst -= 1
-        return True
-
-    def _priced_pick(self, d, size, left, cost, best, cheapest):
-        """The ``size`` available places of the least (price, size, gain) above ``d`` if it beats
-        ``best`` (``cheapest``: the least price of an item left), else None (``left`` restored)."""
-        val, width, below = self.values, self.width, self._below
-        found = best
-
-        def last(start, chosen, gain, price):
-            """The worst available place from start on that completes the gain: the cheapest."""
-            nonlocal found
-            p = bisect_left(below, gain - d) - 1  # the worst place whose value beats d - gain
-            while p >= start and not left[p]:
-                p -= 1
-            if p >= start:
-                rank = (price + cost[p], size, gain + val[p])
-                if found is None or rank < found[0]:
-                    found = (rank, (*chosen, p))
-
-        def pick(start, chosen, gain, price):
-            more = size - len(chosen)
-            for p in range(start, width):
-                if gain + more * val[p] <= d:
-                    return  # the places after p are worth less still
-                # cannot cost less (or, as few items, as much with a smaller gain)
-                if not left[p] or (
-                    found is not None
-                    and price + cost[p] + (more - 1) * cheapest >= found[0][0] + (found[0][1] >= size)
-                ):
-                    continue
-                left[p] -= 1
-                if more == 2:
-                    last(p, (*chosen, p), gain + val[p], price + cost[p])
-                else:
-                    pick(p, (*chosen, p), gain + val[p], price + cost[p])
-                left[p] += 1
-
-        if size == 1:
-            last(0, (), 0, 0)
-        else:
-            pick(0, (), 0, 0)
-        return None if found is best else found
+    def constructs(self, needs, m=None) -> bool:
+        """Does one of the constructions serve the ``m`` easiest needs (all by default)? The least points
+        (while the season's ``tries_left`` lasts: one a try), then the fewest items."""
+        needs = needs[:m]
+        if self.tries_left > 0:
+            self.tries_left -= 1
+            if self.least_points_serves(needs):
+                return True
+        return self.fewest_items_serves(needs)
 
     def fewest_items_serves(self, needs) -> bool:
         """A second construction (hardest need first): the fewest items that beat the need, and of
@@ -166,12 +78,11 @@ class Constructions:
                 k -= _take(found, k, left)
         return True
 
-    def least_points_serves(self, needs, extra, hardest=0, hardest_extra=0) -> bool:
+    def least_points_serves(self, needs) -> bool:
         """A third construction (easiest need first): each need takes, from the items left, the pattern
-        beating it whose points plus ``extra`` for each item after the first are the fewest (of those
-        the fewest items, then the smallest gain). With ``hardest``, that many of the hardest needs go
-        first, hardest first, their extra items counted as ``hardest_extra`` each. True: every need is
-        served (a lower bound).
+        beating it of the fewest points (of those the fewest items, then the smallest gain): it keeps the
+        better places for the harder needs and combines the cheap items. True: every need is served (a
+        lower bound).
 
         Of the patterns of one size the fewest points are the smallest gain, so each size's patterns
         ascend by gain, and the first one still possible above the need is that size's best."""
@@ -179,11 +90,9 @@ class Constructions:
         left = [self.per_place] * self.width
         # after[s][j]: a pattern of size s + 1 at or after j still possible (links, compressed on use)
         after = [list(range(len(gains) + 1)) for gains, _, _ in sizes]
-        split = len(needs) - hardest
-        order = [(d, hardest_extra) for d in reversed(needs[split:])] + [(d, extra) for d in needs[:split]]
-        for (d, extra), k in _runs(order):
+        for d, k in _runs(needs):
             while k:
-                uses = self._least_pick(d, extra, sizes, after, left)
+                uses = self._least_pick(d, sizes, after, left)
                 if uses is None:
                     return False
                 times = min(k, *(left[p] // c for p, c in uses))
@@ -197,7 +106,7 @@ class Constructions:
         return True
 
     @staticmethod
-    def _least_pick(d, extra, sizes, after, left):
+    def _least_pick(d, sizes, after, left):
         """The pattern (((place, count), ...)) of :meth:`least_points_serves` for need ``d``, or None."""
         best = uses = None
         for size, (gains, rows, _) in enumerate(sizes):
@@ -214,9 +123,8 @@ class Constructions:
                 points, pattern, repeats = rows[j]
                 # a pattern holding a place twice or more may ask more than is left of it
                 if not repeats or all(left[p] >= c for p, c in pattern):
-                    score = points + extra * size
-                    if best is None or score < best:
-                        best, uses = score, pattern
+                    if best is None or points < best:
+                        best, uses = points, pattern
                     break
                 j += 1
         return uses

@@ -13,8 +13,10 @@ from functools import lru_cache
 from itertools import accumulate, combinations_with_replacement
 
 from scoring.cup_reach_constructions import Constructions
+from scoring.cup_reach_lp import lp_serves
 
 POOLED_LEGS = 4  # above this many legs left the minimal patterns are not enumerated (the search decides)
+LP_NODES = 2000  # nodes of the search completing the linear relaxation's rounded solution (cup_reach_lp)
 # The item prices of the prices bound (docstring step 6, Prices): place p costs ceil((points * 2 + a) / k),
 # (k, a) in this order (the most often binding first, as measured on the benchmark's seasons).
 PRICE_FAMILIES = ((1, 0), (4, 0), (5, 0), (8, 1), (5, 1), (4, 1), (2, 1), (5, 2), (5, 3), (3, 0), (6, 0))
@@ -140,7 +142,6 @@ class _Pooled(Constructions):
         self.total = self.per_place * self.width
         self.items = sorted(v for v in values for _ in range(self.per_place))
         self.item_pts = sorted(p for p in pts for _ in range(self.per_place))
-        self._below = [-v for v in values]  # ascending: bisect it for the places worth more than x
         self.prefix_pts = [0]
         for p in self.item_pts:
             self.prefix_pts.append(self.prefix_pts[-1] + p)
@@ -148,9 +149,10 @@ class _Pooled(Constructions):
         self.budget = node_budget
         self.season_left = 0
         self.tries_left = 10**9  # least-points constructions left to try this season
-        self.priced_left = 10**9  # priced constructions left to try this season
+        self.lp_left = 10**9  # linear relaxations left to solve this season
         self._minimal = {}
         self._prices = None
+        self._span = None
         self._patterns = None
 
     def _price_tables(self):
@@ -167,37 +169,22 @@ class _Pooled(Constructions):
         """The prices bound of the docstring: with item prices c and a cap M, the m easiest needs are
         served only if the sum over them of min(M, the cheapest pattern serving each) is at most the
         capped price of every item. Stops once it reaches ``low`` (a count already reached)."""
-        return self._prices_bound(needs, low)[0]
-
-    def price_guide(self, needs) -> list[int]:
-        """The capped item prices (a family of ``PRICE_FAMILIES`` and a cap M) whose prices bound on
-        ``needs``, taken before rounding down, is the smallest: the nearest we have to the linear
-        relaxation's prices (its dual objective is that unrounded count), to guide
-        :meth:`priced_serves`."""
-        return self._prices_bound(needs, low=-1)[1]  # never stops early: the guide is always found
-
-    def _prices_bound(self, needs, low=0) -> tuple[int, list[int] | None]:
-        """(the prices bound, stopping once it reaches ``low``; the guide's prices, None if it stopped)."""
-        best, guide = len(needs), None
-        for served, unrounded, family, m in self._price_counts(needs):
+        best = len(needs)
+        for served in self._price_counts(needs):
             if served < best:
                 best = served
                 if best <= low:
-                    return best, None
-            if guide is None or unrounded < guide[0]:
-                guide = (unrounded, family, m)
-        _, family, m = guide
-        return best, [min(m, c) for c in self._price_tables()[1][family][0]]
+                    break
+        return best
 
     def _price_counts(self, needs):
-        """(the prices bound, the same before rounding down, family, cap M) for each family and each
-        cap worth trying: between two caps where neither which needs cost less than M nor which items
-        cost M or more changes, the count moves one way, so only the caps at the ends of such stretches
-        are tried."""
+        """The prices bound for each family and each cap worth trying: between two caps where neither
+        which needs cost less than M nor which items cost M or more changes, the count moves one way,
+        so only the caps at the ends of such stretches are tried."""
         gains, tables = self._price_tables()
         at = [bisect_right(gains, d) for d in needs]
         n = len(needs)
-        for family, (cost, cheapest, supply) in enumerate(tables):
+        for cost, cheapest, supply in tables:
             pis = [cheapest[j] for j in at]  # non-decreasing: the needs ascend
             pre = [0, *accumulate(pis)]
             top = len(supply) - 1
@@ -211,22 +198,23 @@ class _Pooled(Constructions):
                 j = bisect_left(pis, m)  # the needs whose cheapest pattern costs less than M
                 if pre[j] > budget:
                     k = bisect_right(pre, budget) - 1  # pis[k] > 0: pre[k + 1] > budget >= pre[k]
-                    yield k, k + (budget - pre[k]) / pis[k], family, m
-                elif j + (budget - pre[j]) // m >= n:
-                    yield n, n, family, m
+                    yield k
                 else:
-                    yield j + (budget - pre[j]) // m, j + (budget - pre[j]) / m, family, m
+                    yield min(n, j + (budget - pre[j]) // m)
 
     def max_served(self, needs, needs_pts) -> tuple[int, int, bool]:
         """``needs`` ascending (encoded), ``needs_pts`` their points: (served, upper bound, exact)."""
         high = min(self.upper(needs_pts), self.upper_by_split(needs))
         low = self.greedy(needs, high)
-        guide = None
         if low < high:
-            bound, guide = self._prices_bound(needs, low)
-            high = min(high, bound)
-        if low < high and self.constructs(needs, high, high == low + 1, guide):
+            high = min(high, self.upper_by_prices(needs, low))
+        if low < high and self.constructs(needs, high):
             low = high
+        if low < high and self.lp_left > 0:
+            self.lp_left -= 1
+            got = lp_serves(self, needs, LP_NODES)
+            if got is not None:
+                low, high = max(low, got[0]), min(high, got[1])
         while low < high:
             ok = self.feasible(needs[: low + 1], needs_pts[: low + 1])
             if ok is None:
@@ -290,35 +278,34 @@ class _Pooled(Constructions):
         return (len(items) + mu) // 2
 
     def minimal(self, d) -> list[tuple[int, ...]]:
-        """The minimal patterns (ascending places, at most ``legs``) whose gain exceeds ``d``."""
+        """The minimal patterns (ascending places, at most ``legs``) whose gain exceeds ``d``, fewest items
+        first, then the worst places first. A pattern is minimal for exactly the needs from the largest
+        gain one of its items worsened by a place gives (a place-``width`` item dropped) up to, not
+        including, its own gain; that span is at most the largest step between two places' values, so
+        only the patterns whose gain is within that step above ``d`` are looked at."""
         got = self._minimal.get(d)
-        if got is not None:
-            return got
-        width, val, legs = self.width, self.values, self.legs
-        found = []
+        if got is None:
+            gains, spans, step = self._minimal_table()
+            places, rank = _minimal_shape(tuple(self.pts), self.legs, self.per_place)[:2]
+            found = [j for j in range(bisect_right(gains, d), bisect_right(gains, d + step)) if spans[j] <= d]
+            got = self._minimal[d] = [places[j] for j in sorted(found, key=rank.__getitem__)]
+        return got
 
-        def extend(prefix, gain, lo):
-            last = None  # the worst place >= lo that completes prefix
-            for p in range(width, lo - 1, -1):
-                if gain + val[p - 1] > d:
-                    last = p
-                    break
-            if last is not None:
-                found.append(prefix + (last,))
-            if len(prefix) + 1 < legs:
-                for p in range(lo, width + 1):
-                    if p != last:  # prefix + (last,) is enough already: adding to it is not minimal
-                        extend(prefix + (p,), gain + val[p - 1], p)
+    def _minimal_table(self):
+        """The season's patterns ascending by gain: (gains, the largest gain of one item worsened by a
+        place, the largest step between neighbouring places' values)."""
+        if self._span is None:
+            gains = self._price_tables()[0]
+            worth = [*self.values, 0]
+            steps = [a - b for a, b in zip(worth, worth[1:], strict=False)]
+            smallest = _minimal_shape(tuple(self.pts), self.legs, self.per_place)[2]
+            self._span = (gains, [g - steps[p] for g, p in zip(gains, smallest, strict=True)], max(steps))
+        return self._span
 
-        extend((), 0, 1)
-        out = sorted({f for f in found if self._is_minimal(f, d)}, key=lambda t: (len(t), -sum(t)))
-        self._minimal[d] = out
-        return out
-
-    def _is_minimal(self, pattern, d) -> bool:
-        val, width = self.values, self.width
-        gain = sum(val[p - 1] for p in pattern)
-        return all(gain - val[p - 1] + (val[p] if p < width else 0) <= d for p in pattern)
+    def pattern_columns(self) -> dict:
+        """Each pattern's column in the linear relaxation's rows of places (``scoring.cup_reach_lp``):
+        (its places, 0-based and ascending; how many items of each, as floats)."""
+        return _minimal_shape(tuple(self.pts), self.legs, self.per_place)[3]
 
     def feasible(self, needs, needs_pts) -> bool | None:
         """Can every need (ascending) be served at once? None when the node budget runs out.
@@ -440,6 +427,29 @@ def _price_shape(pts, legs, per_place):
         supply = [per_place * sum(min(m, c) for c in cost) for m in range(dearest + 1)]
         tables.append((cost[:width], cheapest, supply))
     return pats, tables
+
+
+@lru_cache(maxsize=16)
+def _minimal_shape(pts, legs, per_place):
+    """What :meth:`_Pooled.minimal` reads that is the same for every season of one points table (kept once
+    a process), per pattern in the order of :func:`_price_shape`: its places (1-based), its rank in the
+    order of ``minimal`` (fewest items, then the worst places first), the place (0-based) of its item
+    whose worsening by a place costs the least gain (the smallest points step, and of equal steps the
+    worst place: the encoded value's place counts step less there), and its column of
+    :meth:`_Pooled.pattern_columns`."""
+    width = len(pts)
+    pats = _price_shape(pts, legs, per_place)[0]
+    places = [tuple(p + 1 for p in c if p < width) for c in pats]
+    order = sorted(range(len(places)), key=lambda j: (len(places[j]), -sum(places[j]), places[j]))
+    rank = [0] * len(places)
+    for r, j in enumerate(order):
+        rank[j] = r
+    after = [*pts, 0]
+    smallest = [max((p - 1 for p in t), key=lambda p: (after[p + 1] - after[p], p)) for t in places]
+    columns = {
+        t: ([p - 1 for p in sorted(set(t))], [float(t.count(p)) for p in sorted(set(t))]) for t in places
+    }
+    return places, rank, smallest, columns
 
 
 class _OutOfBudget(Exception):

@@ -1,14 +1,15 @@
 """``scoring.cup_reach``: best and worst reachable positions, checked against brute force (issue #28.5)."""
 
+from collections import Counter
 from decimal import Decimal
 from functools import cache
-from itertools import product
+from itertools import combinations_with_replacement, product
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import cup_reach, cup_reach_constructions, cup_reach_pool
+from scoring import cup_reach, cup_reach_lp, cup_reach_pool
 from scoring.cup import CupEvent, PairPlacing, Placing, rank_pairs, rank_players
 from scoring.cup_reach import key, reach
 
@@ -367,12 +368,11 @@ def test_fewest_items_construction_needs_a_gain_strictly_above_the_need():
 @given(pooled_problems())
 def test_least_points_construction_serves_only_what_an_outcome_serves(problem):
     pooled, able, _, expected = _pooled_problem(problem)
-    for extra, share, hardest_extra in cup_reach_constructions.LEAST_POINTS:
-        for m in range(len(able) + 1):
-            if pooled.least_points_serves(able[:m], extra, round(share * m), hardest_extra):
-                assert m <= expected, (extra, share, hardest_extra)
-        # the easiest need that winning every leg beats is served (a first place alone, or better)
-        assert not able or pooled.least_points_serves(able[:1], extra)
+    for m in range(len(able) + 1):
+        if pooled.least_points_serves(able[:m]):
+            assert m <= expected
+    # the easiest need that winning every leg beats is served (a first place alone, or better)
+    assert not able or pooled.least_points_serves(able[:1])
     assert not able or pooled.constructs(able[:1])
 
 
@@ -381,9 +381,7 @@ def test_least_points_construction_needs_a_gain_strictly_above_the_need():
     for need, served in (((10, (1, 0, 0)), False), ((10, (0, 1, 0)), True)):
         pooled, _, _, expected = _pooled_problem(((5, 3, 1), 1, 1, [need]))
         assert expected == served
-        for extra, _, hardest_extra in cup_reach_constructions.LEAST_POINTS:
-            assert pooled.least_points_serves([encode(need)], extra) == served
-            assert pooled.least_points_serves([encode(need)], extra, 1, hardest_extra) == served
+        assert pooled.least_points_serves([encode(need)]) == served
 
 
 def test_least_points_construction_serves_a_field_the_fewest_items_construction_cannot():
@@ -395,8 +393,10 @@ def test_least_points_construction_serves_a_field_the_fewest_items_construction_
     pooled, able, _, expected = _pooled_problem(((5, 3, 1), 2, 1, needs))
     assert expected == len(able) == 4
     assert not pooled.fewest_items_serves(able)
-    assert pooled.least_points_serves(able, 0)
+    assert pooled.least_points_serves(able)
     assert pooled.constructs(able)
+    pooled.tries_left = 0  # no least-points tries left this season: the fewest items alone fall short
+    assert not pooled.constructs(able)
 
 
 @settings(max_examples=50, deadline=None)
@@ -413,61 +413,85 @@ def test_tables_kept_once_a_process_list_the_patterns_in_the_order_of_a_season_s
         assert all(sum(c for _, c in uses) == size for _, uses, _ in rows)
 
 
-@settings(max_examples=50, deadline=None)
-@given(pooled_problems())
-def test_priced_construction_serves_only_what_an_outcome_serves(problem):
-    pooled, able, _, expected = _pooled_problem(problem)
-    cost = pooled.price_guide(able)
-    # the prices bound's prices: never rising from a better place to a worse one
-    assert all(a >= b for a, b in zip(cost, cost[1:], strict=False))
-    for prices in (cost, [1] * len(cost), list(range(len(cost), 0, -1))):
-        for m in range(len(able) + 1):
-            if pooled.priced_serves(able[:m], prices):
-                assert m <= expected, prices
-        # the easiest need that winning every leg beats is served (a first place alone, or better)
-        assert not able or pooled.priced_serves(able[:1], prices)
+def _minimal_by_definition(pooled, d):
+    """Every multiset of at most ``legs`` places whose gain beats ``d`` and none of whose items can be
+    worsened by a place (a last place's dropped) with the gain still beating it."""
+    val, width = pooled.values, pooled.width
+    worth = [0, *val, 0]  # by place, 1-based; one place after the last is worth nothing
+    out = set()
+    for size in range(1, pooled.legs + 1):
+        for t in combinations_with_replacement(range(1, width + 1), size):
+            gain = sum(worth[p] for p in t)
+            if gain > d and all(gain - worth[p] + worth[p + 1] <= d for p in t):
+                out.add(t)
+    return out
 
 
 @settings(max_examples=50, deadline=None)
-@given(pooled_problems())
-def test_price_guide_is_prices_whose_bound_holds(problem):
+@given(pooled_problems(), st.data())
+def test_minimal_patterns_are_the_definition_s_in_the_documented_order(problem, data):
+    pooled = _pooled_problem(problem, brute=False)[0]
+    gains = pooled._price_tables()[0]
+    # the needs at, just below and just above every pattern's gain, and a drawn one
+    needs = {g + e for g in gains for e in (-1, 0, 1) if g + e >= 0}
+    needs.add(data.draw(st.integers(0, pooled.top)))
+    for d in sorted(needs):
+        got = pooled.minimal(d)
+        assert set(got) == _minimal_by_definition(pooled, d), d
+        assert got == sorted(got, key=lambda t: (len(t), -sum(t), t))  # fewest items, worst places first
+
+
+@settings(max_examples=50, deadline=None)
+@given(pooled_problems(), st.lists(st.integers(0, 30), min_size=3, max_size=3))
+def test_prices_bound_holds_under_any_prices(problem, drawn):
+    # any prices that never rise from a worse place to a better one give a true bound, the linear
+    # relaxation's rounded ones included: never below what an outcome serves
     pooled, able, _, expected = _pooled_problem(problem)
-    counts = list(pooled._price_counts(able))
-    served, unrounded, family, cap = min(counts, key=lambda c: c[1])
-    # the guide's bound is the smallest one, and no bound is below what an outcome serves
-    assert served == int(unrounded) == min(c[0] for c in counts) >= expected
-    assert pooled.price_guide(able) == [min(cap, c) for c in pooled._price_tables()[1][family][0]]
+    prices = sorted(drawn[: pooled.width], reverse=True)
+    assert cup_reach_lp.prices_bound(pooled, able, [p * cup_reach_lp.SCALE // 30 for p in prices]) >= expected
 
 
-def test_priced_construction_needs_a_gain_strictly_above_the_need():
-    encode = cup_reach_pool._encoder(6 * (2 * 5 + 1 + 2) + 3)
-    for need, served in (((10, (1, 0, 0)), False), ((10, (0, 1, 0)), True)):
-        pooled, _, _, expected = _pooled_problem(((5, 3, 1), 1, 1, [need]))
-        assert expected == served
-        assert pooled.priced_serves([encode(need)], [3, 2, 1]) == served
+@settings(max_examples=50, deadline=None)
+@given(pooled_problems())
+def test_linear_relaxation_brackets_what_an_outcome_serves(problem):
+    pooled, able, _, expected = _pooled_problem(problem)
+    if not able:
+        return
+    low, high = cup_reach_lp.lp_serves(pooled, able, 2000)
+    assert low <= expected <= high
+    # its rounded solution and its dive are real outcomes: never more than an outcome serves
+    classes = Counter(able)
+    columns, amounts, _ = cup_reach_lp._relaxation(pooled, classes)
+    served, asked, rest = cup_reach_lp._rounded_down(pooled, classes, columns, amounts)
+    assert served + len(rest) == len(able)
+    assert served <= expected and cup_reach_lp._meets(asked, pooled.per_place)
+    assert cup_reach_lp._dive(pooled, classes, len(able)) <= expected
 
 
-def test_priced_construction_serves_a_field_no_other_construction_can():
+def test_linear_relaxation_decides_a_field_no_construction_serves():
     # three legs, one pair a place, table (6, 4, 1): three items each of 12, 8 and 2 points (times 2).
     # Of needs of 10, 11, 15, 27, 33 and 36 points (level place counts: a gain of as many points beats
-    # them) at most four are served (the bounds meet at 4), and four are: the guide's prices are the
-    # points, and hardest first at the fewest points 27 takes 12 + 8 + 8, 15 takes 12 + 2 + 2, 11 a 12
+    # them) at most four are served, and four are: 27 takes 12 + 8 + 8, 15 takes 12 + 2 + 2, 11 a 12
     # and 10 the last 8 + 2. Easiest first the least points give 10 the 8 + 2, 11 a 12 and 15 the other
     # two 8s, so 27 has 12 + 12 + 2; the fewest items give 27 the 12 + 8 + 8, 15 a 12 + 8 and 11 the last
-    # 12, so 10 has only 2s.
+    # 12, so 10 has only 2s. The relaxation's prices bound says 4, its solution serves 4.
     needs = [(points, (0, 0, 0)) for points in (10, 11, 15, 27, 33, 36)]
     pooled, able, able_pts, _ = _pooled_problem(((6, 4, 1), 3, 1, needs), brute=False)
-    assert pooled.max_served(able, able_pts)[:2] == (4, 4)
-    assert not pooled.fewest_items_serves(able[:4])
-    for extra, share, hardest_extra in cup_reach_constructions.LEAST_POINTS:
-        assert not pooled.least_points_serves(able[:4], extra, round(share * 4), hardest_extra)
-    cost = pooled.price_guide(able)
-    assert cost == [12, 8, 2]
-    assert pooled.priced_serves(able[:4], cost)
-    assert not pooled.priced_serves(able[:4], [1, 1, 1])  # uniform prices: the fewest items again
-    assert pooled.constructs(able, 4)
-    pooled.priced_left = 0  # no priced tries left this season: no construction serves them
     assert not pooled.constructs(able, 4)
+    assert cup_reach_lp.lp_serves(pooled, able, 2000) == (4, 4)
+    assert pooled.max_served(able, able_pts)[:3] == (4, 4, True)
+
+
+@settings(max_examples=30, deadline=None)
+@given(pooled_problems())
+def test_without_the_solver_the_search_still_decides(problem):
+    # HiGHS finding no optimum (or none asked for) leaves the bounds as they were: the search decides
+    pooled, able, able_pts, expected = _pooled_problem(problem)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(cup_reach_lp, "_relaxation", lambda *args: None)
+        assert cup_reach_lp.lp_serves(pooled, able, 2000) is None
+        served, high, exact = pooled.max_served(able, able_pts)
+    assert exact and served == high == expected
 
 
 @st.composite
@@ -524,7 +548,7 @@ def test_budgets_change_only_how_many_rows_are_exact_never_a_position():
     rows = rank_players(_field(24, 3, seed=2))
     full = reach(rows, [1, 1, 1])
     none = reach(
-        rows, [1, 1, 1], construction_budget=0, priced_budget=0, fallback_budget=0, pooled_season_budget=0
+        rows, [1, 1, 1], construction_budget=0, lp_budget=0, fallback_budget=0, pooled_season_budget=0
     )
     assert sum(r.worst_exact for r in none) < sum(r.worst_exact for r in full)
     for a, b in zip(full, none, strict=True):
@@ -533,3 +557,18 @@ def test_budgets_change_only_how_many_rows_are_exact_never_a_position():
             assert a.worst == b.worst
         elif a.worst_exact:
             assert b.worst >= a.worst
+
+
+def test_linear_relaxation_decides_the_rows_the_constructions_leave_open():
+    # 16 players after two events, three legs left: the bounds and the constructions leave most rows a
+    # place or more apart, the relaxation decides every one; where both are exact they agree
+    rows = rank_players(_field(16, 2, seed=1))
+    with_lp = reach(rows, [1, 1, 1])
+    without = reach(rows, [1, 1, 1], lp_budget=0)
+    assert all(r.worst_exact for r in with_lp)
+    assert sum(r.worst_exact for r in without) < len(rows) // 2
+    for a, b in zip(with_lp, without, strict=True):
+        assert a.best == b.best
+        assert b.worst >= a.worst  # a bound is never better than the exact worst
+        if b.worst_exact:
+            assert a.worst == b.worst

@@ -1,0 +1,220 @@
+"""The linear relaxation of the pooled model (``scoring.cup_reach`` docstring, step 8): where the bounds and
+the constructions of ``scoring.cup_reach_pool`` leave a gap, the relaxation, solved by HiGHS (``highspy``),
+gives both sides at once.
+
+Pure: no Django. The solver's floating-point answer is only a guide, never trusted as a count:
+
+* the upper bound is the prices bound of step 6 under the relaxation's dual prices, rounded to integers
+  and checked in integer arithmetic (any prices give a true bound, so rounding cannot make it wrong);
+* the lower bound is a real outcome: the relaxation's solution rounded down (its asks checked against the
+  prefix condition of step 4) and the needs it leaves served by a depth-first search over minimal
+  patterns (:func:`_completes`); where that search fails within its nodes, a *dive* (:func:`_dive`):
+  fix the whole amounts of the solution, or if there are none its largest amount as one, and solve the
+  relaxation again on the needs and items left, until the upper bound is served or the relaxation says
+  it cannot be.
+
+On the benchmark's seasons (``bench/cup_reach_speed.py``, and twenty seeds of it tried) the relaxation's
+value, rounded down, was the most that can pass every time it was needed, and one of the two ways
+reached it; where neither does, the row keeps its bounds and says it is not exact.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+SCALE = 10**6  # the prices' unit: a pattern of price SCALE or more serves no need at a profit
+DIVES = 30  # relaxations solved at most by one dive
+# HiGHS quiet, and no presolve: on these small problems it costs more than it saves
+OPTIONS = (("output_flag", False), ("presolve", "off"))
+
+
+def lp_serves(pooled, needs, budget) -> tuple[int, int] | None:
+    """(a count a real outcome serves, a count none passes) for ``needs`` (ascending, encoded) from the
+    relaxation, or None when the solver finds no optimum. ``budget``: nodes of the completing search."""
+    classes = Counter(needs)
+    solved = _relaxation(pooled, classes)
+    if solved is None:
+        return None
+    columns, amounts, prices = solved
+    high = prices_bound(pooled, needs, prices)
+    served, asked, rest = _rounded_down(pooled, classes, columns, amounts)
+    if served >= high or _completes(pooled, rest[: high - served], asked, budget):
+        return high, high
+    return max(served, _dive(pooled, classes, high)), high
+
+
+def _dive(pooled, classes, high) -> int:
+    """Needs served by fixing the relaxation's whole amounts (or, if none, its largest amount as one) and
+    solving it again on the needs and items left, until ``high`` are served, the relaxation says they
+    cannot be, or ``DIVES`` relaxations are solved. Each step keeps the prefix condition: a real outcome."""
+    left_of = Counter(classes)
+    asked = [0] * (pooled.width + 1)
+    served = 0
+    for _ in range(DIVES):
+        if served >= high:
+            break
+        solved = _relaxation(pooled, +left_of, asked)
+        if solved is None:
+            break
+        columns, amounts, _ = solved
+        if served + int(sum(amounts) + 1e-6) < high:
+            break
+        got = _take_whole(columns, amounts, left_of, asked)
+        if not got:
+            j = max(range(len(amounts)), key=amounts.__getitem__)
+            got = _take_whole([columns[j]], [1.0], left_of, asked)
+        if not _meets(asked, pooled.per_place):  # the solver's amounts broke it: not taken
+            break
+        served += got
+    return served
+
+
+def _relaxation(pooled, classes, asked=None):
+    """Solve max sum x over (need, minimal pattern) columns under each need's count and each place's
+    items (a place's items may stand in for a worse place's: the shift columns), by HiGHS. Returns the
+    columns, their amounts and the places' dual prices (integers, SCALE the unit, non-increasing), or
+    None."""
+    import highspy  # imported when first needed: most seasons are decided without it
+
+    width, per_place = pooled.width, pooled.per_place
+    column = pooled.pattern_columns()
+    needs = sorted(classes)
+    k = len(needs)
+    # rows: the places' items (0 .. width - 1), then the needs' counts (width ..), so each column's rows
+    # ascend with the pattern's part kept ready once a process
+    starts, rows, values, columns = [0], [], [], []
+    for i, d in enumerate(needs):
+        for pattern in pooled.minimal(d):
+            columns.append((d, pattern))
+            places, times = column[pattern]
+            rows += places
+            rows.append(width + i)
+            values += times
+            values.append(1.0)
+            starts.append(len(rows))
+    n = len(columns)
+    for place in range(width - 1):  # an item of this place used as one of the next place
+        rows += [place, place + 1]
+        values += [1.0, -1.0]
+        starts.append(len(rows))
+    total = n + width - 1
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = total, width + k
+    lp.col_cost_ = [-1.0] * n + [0.0] * (width - 1)
+    lp.col_lower_, lp.col_upper_ = [0.0] * total, [highspy.kHighsInf] * total
+    lp.row_lower_ = [-highspy.kHighsInf] * (width + k)
+    taken = asked[1:] if asked else [0] * width
+    lp.row_upper_ = [float(per_place - t) for t in taken] + [float(classes[d]) for d in needs]
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = starts, rows, values
+    # the solver's core: the public ``highspy.Highs`` prints a banner to standard output when first made,
+    # and adds callbacks nothing here uses
+    solver = highspy._core._Highs()
+    for option, value in OPTIONS:
+        solver.setOptionValue(option, value)
+    solver.passModel(lp)
+    solver.run()
+    if solver.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        return None
+    solution = solver.getSolution()
+    prices = [min(SCALE, max(0, round(-SCALE * y))) for y in solution.row_dual[:width]]
+    for place in range(width - 2, -1, -1):  # a better place never costs less (rounding kept so)
+        prices[place] = max(prices[place], prices[place + 1])
+    return columns, list(solution.col_value[:n]), prices
+
+
+def prices_bound(pooled, needs, prices) -> int:
+    """The prices bound of the docstring (step 6) under ``prices`` (per place, non-increasing) with the
+    cap SCALE: the m easiest needs are served only if the sum over them of the cheapest pattern serving
+    each (capped) is at most the price of every item. In integers: exact."""
+    price = [0, *prices].__getitem__  # by place, 1-based
+    cheapest = {d: min(SCALE, min(sum(map(price, t)) for t in pooled.minimal(d))) for d in set(needs)}
+    budget = pooled.per_place * sum(prices)
+    spent = served = 0
+    for d in needs:  # ascending: the cheapest prices ascend too
+        spent += cheapest[d]
+        if spent > budget:
+            break
+        served += 1
+    return served
+
+
+def _rounded_down(pooled, classes, columns, amounts):
+    """The relaxation's solution rounded down, as a real outcome: (needs served, the items asked of each
+    place, 1-based, the needs not served, ascending). None served if the solver's amounts break the
+    prefix condition of step 4."""
+    left_of = Counter(classes)
+    asked = [0] * (pooled.width + 1)
+    served = _take_whole(columns, amounts, left_of, asked)
+    if not _meets(asked, pooled.per_place):
+        return 0, [0] * (pooled.width + 1), sorted(classes.elements())
+    return served, asked, sorted(left_of.elements())
+
+
+def _take_whole(columns, amounts, left_of, asked) -> int:
+    """Ask each column's pattern for the whole of its amount (at most its need's count left in
+    ``left_of``), into ``asked``: how many needs that serves."""
+    served = 0
+    for (d, pattern), amount in zip(columns, amounts, strict=True):
+        times = min(int(amount + 1e-7), left_of[d])
+        if times > 0:
+            left_of[d] -= times
+            served += times
+            for place in pattern:
+                asked[place] += times
+    return served
+
+
+def _meets(asked, per_place) -> bool:
+    """The prefix condition of step 4: at most ``per_place * q`` asks for the places 1..q, every q."""
+    used = 0
+    for q, count in enumerate(asked):
+        used += count
+        if used > per_place * q:
+            return False
+    return True
+
+
+def _completes(pooled, needs, asked, budget) -> bool:
+    """Can every need (ascending) be served besides the items ``asked`` (per place, 1-based, meeting the
+    prefix condition)? Depth-first, hardest need first, over its minimal patterns; level needs take their
+    patterns in a fixed order and failed states are remembered. False also when ``budget`` nodes pass."""
+    width, per_place = pooled.width, pooled.per_place
+    order = needs[::-1]
+    asked = list(asked)
+    failed = set()
+    nodes = 0
+
+    def fits(first) -> bool:
+        used = sum(asked[:first])
+        for place in range(first, width + 1):
+            used += asked[place]
+            if used > per_place * place:
+                return False
+        return True
+
+    def dfs(i, last) -> bool:
+        nonlocal nodes
+        if i == len(order):
+            return True
+        nodes += 1
+        if nodes > budget:
+            return False
+        d = order[i]
+        start = last if i and order[i - 1] == d else 0
+        state = (i, start, tuple(asked))
+        if state in failed:
+            return False
+        patterns = pooled.minimal(d)
+        for k in range(start, len(patterns)):
+            pattern = patterns[k]
+            for place in pattern:
+                asked[place] += 1
+            if fits(pattern[0]) and dfs(i + 1, k):
+                return True
+            for place in pattern:
+                asked[place] -= 1
+        failed.add(state)
+        return False
+
+    return dfs(0, 0)
