@@ -24,8 +24,9 @@ from collections import Counter
 
 SCALE = 10**6  # the prices' unit: a pattern of price SCALE or more serves no need at a profit
 DIVES = 30  # relaxations solved at most by one dive
-# HiGHS quiet, and no presolve: on these small problems it costs more than it saves
-OPTIONS = (("output_flag", False), ("presolve", "off"))
+# HiGHS quiet; no presolve: on these small problems it costs more than it saves; one thread: the dual
+# simplex of a problem this size is serial anyway, and a web worker should not start a pool of threads
+OPTIONS = (("output_flag", False), ("presolve", "off"), ("threads", 1))
 
 
 def lp_serves(pooled, needs, budget) -> tuple[int, int] | None:
