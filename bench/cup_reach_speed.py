@@ -3,6 +3,8 @@
 got an exact worst position (the rest carry a safe bound). Wall clock: other load shows in the figures.
 
 Run: .venv/bin/python bench/cup_reach_speed.py
+     .venv/bin/python bench/cup_reach_speed.py --seeds 20  (also seasons 1..20 of the same builder: each
+     one's time, the median of three, beside rank_players, and the rows left without an exact worst)
 """
 
 from __future__ import annotations
@@ -71,6 +73,27 @@ def main() -> None:
         )
 
 
+def seeds(count: int) -> None:
+    """Seasons 1..count of :func:`season`: reach's time (median of three) and ratio to rank_players."""
+    ratios, total_open = [], 0
+    for seed in range(1, count + 1):
+        events = season(seed)
+        ms_rank, rows = timed(lambda e=events: rank_players(e), runs=3)
+        reach(rows, [1, 1, 1])  # the first season a process computes pays for the tables and HiGHS
+        ms, got = timed(lambda r=rows: reach(r, [1, 1, 1]), runs=3)
+        left_open = sum(1 for r in got if not r.worst_exact)
+        total_open += left_open
+        ratios.append(ms / ms_rank)
+        print(
+            f"seed {seed:2d}: {len(rows)} players, reach {ms:6.1f} ms, rank_players {ms_rank:4.1f} ms,"
+            f" ratio {ms / ms_rank:5.1f}, worst not exact: {left_open}"
+        )
+    print(
+        f"seeds 1-{count}: ratio median {statistics.median(ratios):.1f}"
+        f" (min {min(ratios):.1f}, max {max(ratios):.1f}), rows not exact: {total_open}"
+    )
+
+
 def small_season(players: int):
     """Four events of ``players // 2`` pairs among ``players`` players."""
     rnd = random.Random(3)
@@ -84,4 +107,7 @@ def small_season(players: int):
 
 
 if __name__ == "__main__":
-    main()
+    if "--seeds" in sys.argv:
+        seeds(int(sys.argv[sys.argv.index("--seeds") + 1]))
+    else:
+        main()
