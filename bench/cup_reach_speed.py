@@ -4,7 +4,8 @@ got an exact worst position (the rest carry a safe bound). Wall clock: other loa
 
 Run: .venv/bin/python bench/cup_reach_speed.py
      .venv/bin/python bench/cup_reach_speed.py --seeds 20  (also seasons 1..20 of the same builder: each
-     one's time, the median of three, beside rank_players, and the rows left without an exact worst)
+     one's time, the median of three, beside rank_players, and the rows left without an exact worst;
+     the same season's fixed pairs, one run)
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def main() -> None:
 
 def seeds(count: int) -> None:
     """Seasons 1..count of :func:`season`: reach's time (median of three) and ratio to rank_players."""
-    ratios, total_open = [], 0
+    ratios, total_open, total_pairs_open = [], 0, 0
     for seed in range(1, count + 1):
         events = season(seed)
         ms_rank, rows = timed(lambda e=events: rank_players(e), runs=3)
@@ -84,13 +85,19 @@ def seeds(count: int) -> None:
         left_open = sum(1 for r in got if not r.worst_exact)
         total_open += left_open
         ratios.append(ms / ms_rank)
+        pair_rows = rank_pairs(events)
+        ms_p, got_p = timed(lambda r=pair_rows: reach(r, [1, 1, 1], pairs=True), runs=1)
+        pairs_open = sum(1 for r in got_p if not r.worst_exact)
+        total_pairs_open += pairs_open
         print(
             f"seed {seed:2d}: {len(rows)} players, reach {ms:6.1f} ms, rank_players {ms_rank:4.1f} ms,"
-            f" ratio {ms / ms_rank:5.1f}, worst not exact: {left_open}"
+            f" ratio {ms / ms_rank:5.1f}, worst not exact: {left_open};"
+            f" {len(pair_rows)} pairs {ms_p:6.1f} ms, not exact: {pairs_open}"
         )
     print(
         f"seeds 1-{count}: ratio median {statistics.median(ratios):.1f}"
-        f" (min {min(ratios):.1f}, max {max(ratios):.1f}), rows not exact: {total_open}"
+        f" (min {min(ratios):.1f}, max {max(ratios):.1f}), rows not exact: {total_open},"
+        f" pair rows not exact: {total_pairs_open}"
     )
 
 

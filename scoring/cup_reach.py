@@ -111,8 +111,12 @@ Decisions (the model; each is what the code and the brute-force test in
      its season of 300 players with 3 legs left; every row with 1 leg left).
   10. *Fixed pairs.* The pooled model forgets that a player plays in one pair a leg, so its count is an
      upper bound there. What it serves is a real outcome when the served pairs share no player, and
-     so is what it serves of the pairs left after dropping each pair that shares a player with an
-     earlier one (those pairs can all play); the worst is exact when that reaches the upper bound.
+     so is what it serves of the easiest pairs taken down the ranking, each sharing no player with an
+     easier one taken (those pairs can all play; a pair dropped lets one further down in). Where that
+     falls short, an outcome is built leg by leg: easiest pair first, each takes the worst place enough
+     alone in a leg none of its players plays yet, else the best such place and then what completes it
+     in another leg, so that two pairs sharing a player may both pass in different legs. The worst is
+     exact when one of them reaches the upper bound.
 
   Checked against every assignment of every leg's places (1–3 legs, 1–4 entrants, tables with equal
   and unequal points), against every outcome of 1–2 legs for whole small seasons, and against the

@@ -66,16 +66,22 @@ class _Season:
         self.sorted_enc = sorted(self.enc)
         self.done = {}
 
-    def _candidates(self, i) -> list[int]:
-        """The entrants that may pass entrant i, easiest first (newcomers and zero keys apart)."""
+    def _candidates(self, i, members=None) -> list[int]:
+        """The entrants that may pass entrant i, easiest first (newcomers and zero keys apart); with
+        ``members``, only those sharing no player with an easier one taken."""
         t, enc = self.enc[i], self.enc
         first = len(self.order) - bisect_right(self.sorted_enc, t)  # entrants ahead come first
-        cands = []
+        cands, seen = [], set()
         for j in self.order[first:]:
             if enc[j] == self.zero or len(cands) == self.pooled.total:
                 break
-            if j != i:
-                cands.append(j)
+            if j == i:
+                continue
+            if members is not None:
+                if seen & members[j]:
+                    continue
+                seen |= members[j]
+            cands.append(j)
         return cands
 
     def worst(self, i, members) -> tuple[int, int, bool]:
@@ -92,16 +98,44 @@ class _Season:
         cands = self._candidates(i)
         # fixed pairs: the pooled model ignores that a player plays in one pair a leg, so its count is
         # an upper bound; what it serves is a real outcome when those pairs share no player, and so is
-        # what it serves of the pairs left after dropping each one sharing a player with an earlier one
+        # what it serves of the easiest pairs each sharing no player with an easier one taken (further
+        # down the ranking than the first candidates when some are dropped)
         served, high, _ = self._solve(t, tp, cands)
         if not _disjoint([members[j] for j in cands[:served]]):
-            clean, seen = [], set()
-            for j in cands:
-                if not seen & members[j]:
-                    seen |= members[j]
-                    clean.append(j)
-            served = self._solve(t, tp, clean)[0]
+            served = self._solve(t, tp, self._candidates(i, members))[0]
+            if served < high:
+                served = max(served, self._by_legs(i, members, high))
         return free + served, free + high, served == high
+
+    def _by_legs(self, i, members, target) -> int:
+        """Pairs passing entrant i in an outcome built leg by leg (a construction: a lower bound), where
+        pairs sharing a player may both pass in different legs: easiest first, each takes the worst place
+        of a leg none of its players plays yet that is enough alone, else the best such place and the worst
+        completing one of another leg, and so on; newcomers (new players) after the ranked."""
+        pooled, t, enc = self.pooled, self.enc[i], self.enc
+        val, legs, width = pooled.values, pooled.legs, pooled.width
+        cap = pooled.per_place // legs
+        left = [[cap] * width for _ in range(legs)]  # free places by leg
+        busy = {}  # player -> the legs he plays
+        first = len(self.order) - bisect_right(self.sorted_enc, t)
+        ranked = [j for j in self.order[first:] if j != i and enc[j] != self.zero]
+        entrants = [(t - enc[j], members[j]) for j in ranked]
+        entrants += [(t - self.zero, frozenset())] * pooled.total
+        served = 0
+        for need, players in entrants:
+            if served == target:
+                break
+            if need >= pooled.top:
+                continue
+            open_legs = [g for g in range(legs) if not any(g in busy.get(p, ()) for p in players)]
+            took = _take_slots(need, open_legs, left, val)
+            if took is None:
+                continue
+            served += 1
+            for g, _ in took:
+                for p in players:
+                    busy.setdefault(p, set()).add(g)
+        return served
 
     def _solve(self, t, tp, cands):
         memo = self.done.get((t, tuple(cands)))
@@ -117,6 +151,33 @@ class _Season:
         needs_pts += [tp] * (pooled.total - len(needs_pts))
         able = bisect_left(needs, pooled.top)  # ascending: the rest cannot pass even winning every leg
         return pooled.max_served(needs[:able], needs_pts[:able])
+
+
+def _take_slots(need, open_legs, left, val):
+    """Places (leg, place), of distinct legs among ``open_legs``, whose values sum above ``need``: the
+    worst free place enough alone, else the best free place and then the same for what is left of the
+    need in the other legs. Taken from ``left`` (free places by leg); None, nothing taken, if none do."""
+    width = len(val)
+    chosen, got, legs = [], 0, list(open_legs)
+    while legs:
+        enough = next(
+            ((g, p) for p in range(width - 1, -1, -1) if got + val[p] > need for g in legs if left[g][p]),
+            None,
+        )
+        if enough is not None:
+            left[enough[0]][enough[1]] -= 1
+            chosen.append(enough)
+            return chosen
+        best = next(((g, p) for p in range(width) for g in legs if left[g][p]), None)
+        if best is None:
+            break
+        left[best[0]][best[1]] -= 1
+        chosen.append(best)
+        got += val[best[1]]
+        legs.remove(best[0])
+    for g, p in chosen:  # it failed: the places held are given back
+        left[g][p] += 1
+    return None
 
 
 def _disjoint(sets) -> bool:
