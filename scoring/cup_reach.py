@@ -113,10 +113,11 @@ Decisions (the model; each is what the code and the brute-force test in
      upper bound there. What it serves is a real outcome when the served pairs share no player, and
      so is what it serves of the easiest pairs taken down the ranking, each sharing no player with an
      easier one taken (those pairs can all play; a pair dropped lets one further down in). Where that
-     falls short, an outcome is built leg by leg: easiest pair first, each takes the worst place enough
-     alone in a leg none of its players plays yet, else the best such place and then what completes it
-     in another leg, so that two pairs sharing a player may both pass in different legs. The worst is
-     exact when one of them reaches the upper bound.
+     falls short, an outcome is built leg by leg (``scoring.cup_reach_legs``): each pair takes the worst
+     place enough alone in a leg none of its players plays yet, else the best such place and then what
+     completes it in another leg, so that two pairs sharing a player may both pass in different legs;
+     the pairs hardest first, moving a pair that holds a place alone to make room, or easiest first.
+     The worst is exact when one of them reaches the upper bound.
 
   Checked against every assignment of every leg's places (1–3 legs, 1–4 entrants, tables with equal
   and unequal points), against every outcome of 1–2 legs for whole small seasons, and against the

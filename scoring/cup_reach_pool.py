@@ -13,6 +13,7 @@ from functools import lru_cache
 from itertools import accumulate, combinations_with_replacement
 
 from scoring.cup_reach_constructions import Constructions
+from scoring.cup_reach_legs import by_legs
 from scoring.cup_reach_lp import lp_serves
 
 POOLED_LEGS = 4  # above this many legs left the minimal patterns are not enumerated (the search decides)
@@ -108,34 +109,15 @@ class _Season:
         return free + served, free + high, served == high
 
     def _by_legs(self, i, members, target) -> int:
-        """Pairs passing entrant i in an outcome built leg by leg (a construction: a lower bound), where
-        pairs sharing a player may both pass in different legs: easiest first, each takes the worst place
-        of a leg none of its players plays yet that is enough alone, else the best such place and the worst
-        completing one of another leg, and so on; newcomers (new players) after the ranked."""
+        """Pairs passing entrant i in an outcome built leg by leg (``scoring.cup_reach_legs``), the ranked
+        easiest first, then newcomers (new players)."""
         pooled, t, enc = self.pooled, self.enc[i], self.enc
-        val, legs, width = pooled.values, pooled.legs, pooled.width
-        cap = pooled.per_place // legs
-        left = [[cap] * width for _ in range(legs)]  # free places by leg
-        busy = {}  # player -> the legs he plays
         first = len(self.order) - bisect_right(self.sorted_enc, t)
-        ranked = [j for j in self.order[first:] if j != i and enc[j] != self.zero]
-        entrants = [(t - enc[j], members[j]) for j in ranked]
+        entrants = [(t - enc[j], members[j]) for j in self.order[first:] if j != i and enc[j] != self.zero]
         entrants += [(t - self.zero, frozenset())] * pooled.total
-        served = 0
-        for need, players in entrants:
-            if served == target:
-                break
-            if need >= pooled.top:
-                continue
-            open_legs = [g for g in range(legs) if not any(g in busy.get(p, ()) for p in players)]
-            took = _take_slots(need, open_legs, left, val)
-            if took is None:
-                continue
-            served += 1
-            for g, _ in took:
-                for p in players:
-                    busy.setdefault(p, set()).add(g)
-        return served
+        able = [e for e in entrants if e[0] < pooled.top]  # the others cannot pass X even winning every leg
+        cap = pooled.per_place // pooled.legs
+        return len(by_legs(able, pooled.values, pooled.legs, cap, target))
 
     def _solve(self, t, tp, cands):
         memo = self.done.get((t, tuple(cands)))
@@ -151,33 +133,6 @@ class _Season:
         needs_pts += [tp] * (pooled.total - len(needs_pts))
         able = bisect_left(needs, pooled.top)  # ascending: the rest cannot pass even winning every leg
         return pooled.max_served(needs[:able], needs_pts[:able])
-
-
-def _take_slots(need, open_legs, left, val):
-    """Places (leg, place), of distinct legs among ``open_legs``, whose values sum above ``need``: the
-    worst free place enough alone, else the best free place and then the same for what is left of the
-    need in the other legs. Taken from ``left`` (free places by leg); None, nothing taken, if none do."""
-    width = len(val)
-    chosen, got, legs = [], 0, list(open_legs)
-    while legs:
-        enough = next(
-            ((g, p) for p in range(width - 1, -1, -1) if got + val[p] > need for g in legs if left[g][p]),
-            None,
-        )
-        if enough is not None:
-            left[enough[0]][enough[1]] -= 1
-            chosen.append(enough)
-            return chosen
-        best = next(((g, p) for p in range(width) for g in legs if left[g][p]), None)
-        if best is None:
-            break
-        left[best[0]][best[1]] -= 1
-        chosen.append(best)
-        got += val[best[1]]
-        legs.remove(best[0])
-    for g, p in chosen:  # it failed: the places held are given back
-        left[g][p] += 1
-    return None
 
 
 def _disjoint(sets) -> bool:
