@@ -94,7 +94,9 @@ Decisions (the model; each is what the code and the brute-force test in
      is checked in integers), and its solution rounded down is a real outcome (its asks checked
      against the prefix condition of step 4), completed by a depth-first search over minimal patterns
      (``LP_NODES`` nodes) or, where that fails, by a dive: fix the solution's whole amounts (or its
-     largest as one) and solve again on what is left. Prefixes one longer than what is reached are
+     largest as one) and solve again on what is left. Needs whose minimal patterns are the same are
+     one row of it (the same programme, smaller); where its rounding falls short, the relaxation with
+     a row for each need value is solved too. Prefixes one longer than what is reached are
      then decided by step 5, the split and singles bounds and the greedy on the places left, and last a
      depth-first search over minimal patterns (hardest need first, level needs taking patterns in a
      fixed order, states remembered, cut by the points bound). When lower and upper meet, ``worst`` is

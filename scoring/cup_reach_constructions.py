@@ -16,14 +16,23 @@ class Constructions:
     """The greedy, least-points and fewest-items constructions of ``_Pooled``."""
 
     def greedy(self, needs, high) -> int:
-        """A served count reached by one construction (hardest first), by bisection: a lower bound."""
-        lo, hi = 0, min(len(needs), high)
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
+        """A served count reached by one construction (hardest first): a lower bound. It mostly lands at
+        or a few below ``high``, so the counts high, high - 1, high - 3, high - 7, ... are tried first,
+        then bisection between the last two."""
+        top = min(len(needs), high)
+        lo, step = 0, 1
+        while top > lo:
+            probe = min(top, max(high - step + 1, 1))
+            if self._greedy_serves(needs[:probe]):
+                lo = probe
+                break
+            top, step = probe - 1, step * 2
+        while lo < top:
+            mid = (lo + top + 1) // 2
             if self._greedy_serves(needs[:mid]):
                 lo = mid
             else:
-                hi = mid - 1
+                top = mid - 1
         return lo
 
     def _greedy_serves(self, needs, after=0) -> bool:

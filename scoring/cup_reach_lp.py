@@ -31,8 +31,21 @@ OPTIONS = (("output_flag", False), ("presolve", "off"), ("threads", 1))
 
 def lp_serves(pooled, needs, budget) -> tuple[int, int] | None:
     """(a count a real outcome serves, a count none passes) for ``needs`` (ascending, encoded) from the
-    relaxation, or None when the solver finds no optimum. ``budget``: nodes of the completing search."""
-    classes = Counter(needs)
+    relaxation, or None when the solver finds no optimum. ``budget``: nodes of the completing search.
+
+    The relaxation over the needs' classes (:func:`_classes`) first: the same linear programme, smaller.
+    Where its solution, rounded and completed, does not reach its bound, the relaxation with a row for
+    each need value: the same optimum, reached at another solution that rounds otherwise."""
+    merged = _classes(pooled, needs)
+    got = _serves(pooled, needs, merged, budget)
+    if got is not None and got[0] < got[1] and len(merged) < len(set(needs)):
+        again = _serves(pooled, needs, Counter(needs), budget)
+        if again is not None:
+            got = max(got[0], again[0]), min(got[1], again[1])
+    return got
+
+
+def _serves(pooled, needs, classes, budget) -> tuple[int, int] | None:
     solved = _relaxation(pooled, classes)
     if solved is None:
         return None
@@ -42,6 +55,16 @@ def lp_serves(pooled, needs, budget) -> tuple[int, int] | None:
     if served >= high or _completes(pooled, rest[: high - served], asked, budget):
         return high, high
     return max(served, _dive(pooled, classes, high)), high
+
+
+def _classes(pooled, needs) -> Counter:
+    """The needs as the relaxation's classes: needs with the same minimal patterns have the same columns,
+    so they are one row, counted under the hardest of them (any pattern serving one serves all)."""
+    hardest = {}
+    for d in needs:  # ascending: the last need of a class is its hardest
+        hardest[tuple(pooled.minimal(d))] = d
+    by_patterns = Counter(tuple(pooled.minimal(d)) for d in needs)
+    return Counter({hardest[patterns]: count for patterns, count in by_patterns.items()})
 
 
 def _dive(pooled, classes, high) -> int:

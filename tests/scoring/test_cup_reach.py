@@ -408,6 +408,18 @@ def _pooled_problem(problem, brute=True):
 
 
 @settings(max_examples=50, deadline=None)
+@given(pooled_problems(), st.integers(0, 5))
+def test_greedy_count_is_one_its_construction_serves(problem, above):
+    # whatever upper bound it is given, the greedy's count is one its construction serves, and so never
+    # more than an outcome serves
+    pooled, able, _, expected = _pooled_problem(problem)
+    high = min(len(able), expected + above)
+    got = pooled.greedy(able, high)
+    assert 0 <= got <= min(high, expected)
+    assert got == 0 or pooled._greedy_serves(able[:got])
+
+
+@settings(max_examples=50, deadline=None)
 @given(pooled_problems())
 def test_pooled_solver_equals_every_assignment_of_the_legs(problem):
     pooled, able, able_pts, expected = _pooled_problem(problem)
@@ -545,6 +557,17 @@ def test_linear_relaxation_brackets_what_an_outcome_serves(problem):
     assert served + len(rest) == len(able)
     assert served <= expected and cup_reach_lp._meets(asked, pooled.per_place)
     assert cup_reach_lp._dive(pooled, classes, len(able)) <= expected
+    # the classes (needs with the same minimal patterns, one row): the same programme, the same optimum,
+    # and what it rounds to is a real outcome too
+    merged = cup_reach_lp._classes(pooled, able)
+    assert sum(merged.values()) == len(able)
+    assert {tuple(pooled.minimal(d)) for d in able} == {tuple(pooled.minimal(d)) for d in merged}
+    assert len(merged) == len({tuple(pooled.minimal(d)) for d in able})
+    merged_columns, merged_amounts, _ = cup_reach_lp._relaxation(pooled, merged)
+    assert abs(sum(merged_amounts) - sum(amounts)) < 1e-6
+    served, asked, _ = cup_reach_lp._rounded_down(pooled, merged, merged_columns, merged_amounts)
+    assert served <= expected and cup_reach_lp._meets(asked, pooled.per_place)
+    assert cup_reach_lp._dive(pooled, merged, len(able)) <= expected
 
 
 def test_linear_relaxation_decides_a_field_no_construction_serves():
