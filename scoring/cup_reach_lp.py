@@ -8,14 +8,16 @@ Pure: no Django. The solver's floating-point answer is only a guide, never trust
   and checked in integer arithmetic (any prices give a true bound, so rounding cannot make it wrong);
 * the lower bound is a real outcome: the relaxation's solution rounded down (its asks checked against the
   prefix condition of step 4) and the needs it leaves served by a depth-first search over minimal
-  patterns (:func:`_completes`); where that search fails within its nodes, a *dive* (:func:`_dive`):
-  fix the whole amounts of the solution, or if there are none its largest amount as one, and solve the
-  relaxation again on the needs and items left, until the upper bound is served or the relaxation says
-  it cannot be.
+  patterns (:func:`_completes`, ``SHORT_NODES`` nodes); where that search fails, a *dive*
+  (:func:`_dive`): fix the whole amounts of the solution, or if there are none its largest amount as
+  one, and solve the relaxation again on the needs and items left, until the upper bound is served or
+  the relaxation says it cannot be; where that fails too, the search again with all its nodes.
 
-On the benchmark's seasons (``bench/cup_reach_speed.py``, and twenty seeds of it tried) the relaxation's
-value, rounded down, was the most that can pass every time it was needed, and one of the two ways
-reached it; where neither does, the row keeps its bounds and says it is not exact.
+The relaxation is solved first over classes of needs (:func:`_classes`), then, where that falls short,
+with a row for each need value. On the benchmark's seasons (``bench/cup_reach_speed.py``, and twenty
+seeds of it tried) the relaxation's value, rounded down, was the most that can pass every time it was
+needed, and one of these ways reached it; where none does, the row keeps its bounds and says it is not
+exact.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 from collections import Counter
 
 SCALE = 10**6  # the prices' unit: a pattern of price SCALE or more serves no need at a profit
+SHORT_NODES = 100  # nodes of the first, short completing search
 DIVES = 30  # relaxations solved at most by one dive
 # HiGHS quiet; no presolve: on these small problems it costs more than it saves; one thread: the dual
 # simplex of a problem this size is serial anyway, and a web worker should not start a pool of threads
@@ -52,9 +55,14 @@ def _serves(pooled, needs, classes, budget) -> tuple[int, int] | None:
     columns, amounts, prices = solved
     high = prices_bound(pooled, needs, prices)
     served, asked, rest = _rounded_down(pooled, classes, columns, amounts)
-    if served >= high or _completes(pooled, rest[: high - served], asked, budget):
+    rest = rest[: high - served]
+    # a short search first: where it fails, the dive mostly succeeds for less than the long search costs
+    if served >= high or _completes(pooled, rest, asked, SHORT_NODES):
         return high, high
-    return max(served, _dive(pooled, classes, high)), high
+    dived = _dive(pooled, classes, high)
+    if dived >= high or _completes(pooled, rest, asked, budget):
+        return high, high
+    return max(served, dived), high
 
 
 def _classes(pooled, needs) -> Counter:
