@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import Counter
 
 SCALE = 10**6  # the prices' unit: a pattern of price SCALE or more serves no need at a profit
-SHORT_NODES = 100  # nodes of the first, short completing search
+SHORT_NODES = 600  # nodes of the first, short completing search
 DIVES = 30  # relaxations solved at most by one dive
 # HiGHS quiet; no presolve: on these small problems it costs more than it saves; one thread: the dual
 # simplex of a problem this size is serial anyway, and a web worker should not start a pool of threads
