@@ -68,11 +68,12 @@ def _serves(pooled, needs, classes, budget) -> tuple[int, int] | None:
 def _classes(pooled, needs) -> Counter:
     """The needs as the relaxation's classes: needs with the same minimal patterns have the same columns,
     so they are one row, counted under the hardest of them (any pattern serving one serves all)."""
-    hardest = {}
+    hardest, count = {}, Counter()
     for d in needs:  # ascending: the last need of a class is its hardest
-        hardest[tuple(pooled.minimal(d))] = d
-    by_patterns = Counter(tuple(pooled.minimal(d)) for d in needs)
-    return Counter({hardest[patterns]: count for patterns, count in by_patterns.items()})
+        patterns = tuple(pooled.minimal(d))
+        hardest[patterns] = d
+        count[patterns] += 1
+    return Counter({hardest[patterns]: n for patterns, n in count.items()})
 
 
 def _dive(pooled, classes, high) -> int:

@@ -67,14 +67,16 @@ class _Season:
         self.sorted_enc = sorted(self.enc)
         self.done = {}
 
-    def _candidates(self, i, members=None) -> list[int]:
-        """The entrants that may pass entrant i, easiest first (newcomers and zero keys apart); with
-        ``members``, only those sharing no player with an easier one taken."""
+    def _candidates(self, i, members=None, limit=None) -> list[int]:
+        """The entrants that may pass entrant i, easiest first (newcomers and zero keys apart), at most
+        ``limit`` (by default as many as the places can take); with ``members``, only those sharing no
+        player with an easier one taken."""
         t, enc = self.enc[i], self.enc
         first = len(self.order) - bisect_right(self.sorted_enc, t)  # entrants ahead come first
+        limit = self.pooled.total if limit is None else limit
         cands, seen = [], set()
         for j in self.order[first:]:
-            if enc[j] == self.zero or len(cands) == self.pooled.total:
+            if enc[j] == self.zero or len(cands) == limit:
                 break
             if j == i:
                 continue
@@ -111,9 +113,9 @@ class _Season:
     def _by_legs(self, i, members, target) -> int:
         """Pairs passing entrant i in an outcome built leg by leg (``scoring.cup_reach_legs``), the ranked
         easiest first, then newcomers (new players)."""
-        pooled, t, enc = self.pooled, self.enc[i], self.enc
-        first = len(self.order) - bisect_right(self.sorted_enc, t)
-        entrants = [(t - enc[j], members[j]) for j in self.order[first:] if j != i and enc[j] != self.zero]
+        pooled, t = self.pooled, self.enc[i]
+        ranked = self._candidates(i, limit=len(self.order))
+        entrants = [(t - self.enc[j], members[j]) for j in ranked]
         entrants += [(t - self.zero, frozenset())] * pooled.total
         able = [e for e in entrants if e[0] < pooled.top]  # the others cannot pass X even winning every leg
         cap = pooled.per_place // pooled.legs

@@ -192,30 +192,26 @@ def pair_seasons(draw):
     return histories, weights, draw(st.sampled_from([None, 1, 2]))
 
 
+def _pair_events(histories):
+    """The past events of pair ``histories`` (a place or None per event); two pairs sharing a player
+    cannot both play one event: the first of them is kept."""
+    events = []
+    for e in range(max(len(h) for h in histories.values())):
+        seen, kept = set(), []
+        for pair, h in histories.items():
+            if e < len(h) and h[e] and not seen & set(pair):
+                seen |= set(pair)
+                kept.append(PairPlacing(pair, h[e], 0))
+        events.append(CupEvent(f"e{e}", 1, tuple(kept)))
+    return events
+
+
 @pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pair_seasons())
 def test_pair_reach_equals_brute_force_over_every_outcome(season):
     histories, weights, best_n = season
-    n_events = max(len(h) for h in histories.values())
-    events = [
-        CupEvent(
-            f"e{e}",
-            1,
-            tuple(PairPlacing(pair, h[e], 0) for pair, h in histories.items() if e < len(h) and h[e]),
-        )
-        for e in range(n_events)
-    ]
-    # two pairs sharing a player cannot both play one past event: keep the first of them
-    cleaned = []
-    for ev in events:
-        seen, kept = set(), []
-        for pl in ev.placings:
-            if not seen & set(pl.players):
-                seen |= set(pl.players)
-                kept.append(pl)
-        cleaned.append(CupEvent(ev.id, 1, tuple(kept)))
-    standings = rank_pairs(cleaned, table=TABLE)
+    standings = rank_pairs(_pair_events(histories), table=TABLE)
     expected = _pair_brute(standings, weights, best_n)
     for r in reach(standings, weights, best_n, TABLE, pairs=True):
         assert r.worst_exact
@@ -297,16 +293,7 @@ def test_pooled_pair_rows_never_claim_an_outcome_that_cannot_happen(season):
     # without the place-vector search every pair row comes from the pooled model and its constructions:
     # an exact worst is brute force's, a bound is never better than it
     histories, weights = season
-    n_events = max(len(h) for h in histories.values())
-    events = []
-    for e in range(n_events):
-        seen, kept = set(), []
-        for pair, h in histories.items():
-            if e < len(h) and h[e] and not seen & set(pair):
-                seen |= set(pair)
-                kept.append(PairPlacing(pair, h[e], 0))
-        events.append(CupEvent(f"e{e}", 1, tuple(kept)))
-    standings = rank_pairs(events, table=TABLE)
+    standings = rank_pairs(_pair_events(histories), table=TABLE)
     expected = _pair_brute(standings, weights, None)
     for r in reach(standings, weights, None, TABLE, pairs=True, fallback_budget=0):
         if r.worst_exact:
