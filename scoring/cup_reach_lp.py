@@ -66,14 +66,15 @@ def _serves(pooled, needs, classes, budget) -> tuple[int, int] | None:
 
 
 def _classes(pooled, needs) -> Counter:
-    """The needs as the relaxation's classes: needs with the same minimal patterns have the same columns,
-    so they are one row, counted under the hardest of them (any pattern serving one serves all)."""
+    """The needs as the relaxation's classes: needs with the same minimal patterns (one
+    ``pooled.minimal_class``) have the same columns, so they are one row, counted under the hardest of
+    them (any pattern serving one serves all)."""
     hardest, count = {}, Counter()
     for d in needs:  # ascending: the last need of a class is its hardest
-        patterns = tuple(pooled.minimal(d))
-        hardest[patterns] = d
-        count[patterns] += 1
-    return Counter({hardest[patterns]: n for patterns, n in count.items()})
+        c = pooled.minimal_class(d)
+        hardest[c] = d
+        count[c] += 1
+    return Counter({hardest[c]: n for c, n in count.items()})
 
 
 def _dive(pooled, classes, high) -> int:

@@ -168,7 +168,8 @@ class _Pooled(Constructions):
         self.season_left = 0
         self.tries_left = 10**9  # least-points constructions left to try this season
         self.lp_left = 10**9  # linear relaxations left to solve this season
-        self._minimal = {}
+        self._minimal = {}  # by need
+        self._minimal_by_class = {}
         self._prices = None
         self._span = None
         self._patterns = None
@@ -300,24 +301,39 @@ class _Pooled(Constructions):
         first, then the worst places first. A pattern is minimal for exactly the needs from the largest
         gain one of its items worsened by a place gives (a place-``width`` item dropped) up to, not
         including, its own gain; that span is at most the largest step between two places' values, so
-        only the patterns whose gain is within that step above ``d`` are looked at."""
+        only the patterns whose gain is within that step above ``d`` are looked at. Kept per class of
+        :meth:`minimal_class` (every need of a class has the same minimal patterns)."""
         got = self._minimal.get(d)
         if got is None:
-            gains, spans, step = self._minimal_table()
-            places, rank = _minimal_shape(tuple(self.pts), self.legs, self.per_place)[:2]
-            found = [j for j in range(bisect_right(gains, d), bisect_right(gains, d + step)) if spans[j] <= d]
-            got = self._minimal[d] = [places[j] for j in sorted(found, key=rank.__getitem__)]
+            c = self.minimal_class(d)
+            got = self._minimal_by_class.get(c)
+            if got is None:
+                gains, spans, step, _ = self._minimal_table()
+                places, rank = _minimal_shape(tuple(self.pts), self.legs, self.per_place)[:2]
+                found = [
+                    j for j in range(bisect_right(gains, d), bisect_right(gains, d + step)) if spans[j] <= d
+                ]
+                got = self._minimal_by_class[c] = [places[j] for j in sorted(found, key=rank.__getitem__)]
+            self._minimal[d] = got
         return got
+
+    def minimal_class(self, d) -> int:
+        """The class of need ``d``: needs have the same minimal patterns iff they are in one class. A
+        pattern is minimal for the needs from its span up to, not including, its gain, so the set changes
+        at every span and gain (a pattern enters or leaves there) and nowhere else: the class is the
+        number of those values at or below ``d``."""
+        return bisect_right(self._minimal_table()[3], d)
 
     def _minimal_table(self):
         """The season's patterns ascending by gain: (gains, the largest gain of one item worsened by a
-        place, the largest step between neighbouring places' values)."""
+        place, the largest step between neighbouring places' values, the spans and gains ascending)."""
         if self._span is None:
             gains = self._price_tables()[0]
             worth = [*self.values, 0]
             steps = [a - b for a, b in zip(worth, worth[1:], strict=False)]
             smallest = _minimal_shape(tuple(self.pts), self.legs, self.per_place)[2]
-            self._span = (gains, [g - steps[p] for g, p in zip(gains, smallest, strict=True)], max(steps))
+            spans = [g - steps[p] for g, p in zip(gains, smallest, strict=True)]
+            self._span = (gains, spans, max(steps), sorted({*gains, *spans}))
         return self._span
 
     def pattern_columns(self) -> dict:

@@ -509,14 +509,19 @@ def _minimal_by_definition(pooled, d):
 @given(pooled_problems(), st.data())
 def test_minimal_patterns_are_the_definition_s_in_the_documented_order(problem, data):
     pooled = _pooled_problem(problem, brute=False)[0]
-    gains = pooled._price_tables()[0]
-    # the needs at, just below and just above every pattern's gain, and a drawn one
-    needs = {g + e for g in gains for e in (-1, 0, 1) if g + e >= 0}
+    gains, spans = pooled._minimal_table()[:2]
+    # the needs at, just below and just above every pattern's gain and span, and a drawn one
+    needs = {g + e for g in [*gains, *spans] for e in (-1, 0, 1) if g + e >= 0}
     needs.add(data.draw(st.integers(0, pooled.top)))
+    by_class = {}
     for d in sorted(needs):
         got = pooled.minimal(d)
         assert set(got) == _minimal_by_definition(pooled, d), d
         assert got == sorted(got, key=lambda t: (len(t), -sum(t), t))  # fewest items, worst places first
+        by_class.setdefault(pooled.minimal_class(d), set()).add(tuple(got))
+    # needs of one class have the same minimal patterns, needs of two classes different ones
+    assert all(len(patterns) == 1 for patterns in by_class.values())
+    assert len({patterns.pop() for patterns in by_class.values()}) == len(by_class)
 
 
 @settings(max_examples=50, deadline=None)
