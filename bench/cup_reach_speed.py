@@ -42,12 +42,18 @@ def season(seed: int, players: int = 300, played: int = 6):
     return events
 
 
-def timed(fn, runs: int = 5) -> tuple[float, object]:
+def run_times(fn, runs: int) -> tuple[list[float], object]:
+    """Each run's milliseconds and the last run's result."""
     times, out = [], None
     for _ in range(runs):
         t = time.perf_counter()
         out = fn()
         times.append((time.perf_counter() - t) * 1000)
+    return times, out
+
+
+def timed(fn, runs: int = 5) -> tuple[float, object]:
+    times, out = run_times(fn, runs)
     return statistics.median(times), out
 
 
@@ -58,14 +64,8 @@ def main() -> None:
     # the first season a process computes pays for importing HiGHS and the tables kept per process:
     # printed apart; the figure is the median of warm runs (a web worker computes many seasons), with
     # the slowest (a garbage collection falling in it) and the mean beside it
-    t = time.perf_counter()
-    reach(rows, weights)
-    ms_cold = (time.perf_counter() - t) * 1000
-    times = []
-    for _ in range(WARM_RUNS):
-        t = time.perf_counter()
-        got = reach(rows, weights)
-        times.append((time.perf_counter() - t) * 1000)
+    (ms_cold,), _ = run_times(lambda: reach(rows, weights), 1)
+    times, got = run_times(lambda: reach(rows, weights), WARM_RUNS)
     ms_reach = statistics.median(times)
     exact = sum(1 for r in got if r.worst_exact)
     print(f"players: {len(rows)}, legs left: {len(weights)}")
