@@ -164,11 +164,14 @@ def prices_bound(pooled, needs, prices) -> int:
     cap SCALE: the m easiest needs are served only if the sum over them of the cheapest pattern serving
     each (capped) is at most the price of every item. In integers: exact."""
     price = [0, *prices].__getitem__  # by place, 1-based
-    cheapest = {d: min(SCALE, min(sum(map(price, t)) for t in pooled.minimal(d))) for d in set(needs)}
+    # one cheapest price a class of needs (they have the same minimal patterns)
+    by_class = {}
+    for c in {pooled.minimal_class(d): d for d in needs}.items():
+        by_class[c[0]] = min(SCALE, min(sum(map(price, t)) for t in pooled.minimal(c[1])))
     budget = pooled.per_place * sum(prices)
     spent = served = 0
     for d in needs:  # ascending: the cheapest prices ascend too
-        spent += cheapest[d]
+        spent += by_class[pooled.minimal_class(d)]
         if spent > budget:
             break
         served += 1
@@ -191,7 +194,10 @@ def _take_whole(columns, amounts, left_of, asked) -> int:
     """Ask each column's pattern for the whole of its amount (at most its need's count left in
     ``left_of``), into ``asked``: how many needs that serves."""
     served = 0
-    for (d, pattern), amount in zip(columns, amounts, strict=True):
+    for j, amount in enumerate(amounts):
+        if amount < 0.999999:  # most columns are not in the solution
+            continue
+        d, pattern = columns[j]
         times = min(int(amount + 1e-7), left_of[d])
         if times > 0:
             left_of[d] -= times

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
-from itertools import accumulate, combinations_with_replacement
+from itertools import accumulate, combinations_with_replacement, groupby
 
 from scoring.cup_reach_constructions import Constructions
 from scoring.cup_reach_legs import by_legs
@@ -128,13 +128,18 @@ class _Season:
         return memo
 
     def _solve_now(self, t, tp, cands):
+        return self.pooled.max_served(*self.needs(t, tp, cands))
+
+    def needs(self, t, tp, cands) -> tuple[list[int], list[int]]:
+        """The needs (encoded, ascending) of the candidates ``cands`` and of newcomers against the key
+        ``t`` (points ``tp``) that winning every leg beats, and their points."""
         pooled = self.pooled
         needs = [t - self.enc[j] for j in cands]
         needs_pts = [tp - self.keys[j][0] for j in cands]
         needs += [t - self.zero] * (pooled.total - len(needs))  # newcomers
         needs_pts += [tp] * (pooled.total - len(needs_pts))
         able = bisect_left(needs, pooled.top)  # ascending: the rest cannot pass even winning every leg
-        return pooled.max_served(needs[:able], needs_pts[:able])
+        return needs[:able], needs_pts[:able]
 
 
 def _disjoint(sets) -> bool:
@@ -175,9 +180,10 @@ class _Pooled(Constructions):
         self._patterns = None
 
     def _price_tables(self):
-        """Per price family: the places' prices, the cheapest price of a pattern from each gain on (a
-        suffix minimum over the patterns' gains ascending), and the supply's price with every item
-        capped at M, by M up to the dearest pattern's; with the patterns' gains ascending."""
+        """Per price family: the caps worth trying for the places' prices (see :meth:`upper_by_prices`),
+        the cheapest price of a pattern from each gain on (a suffix minimum over the patterns' gains
+        ascending), and the supply's price with every item capped at M, by M up to the dearest
+        pattern's; with the patterns' gains ascending."""
         if self._prices is None:
             pats, tables = _price_shape(tuple(self.pts), self.legs, self.per_place)
             worth = [*self.values, 0]
@@ -187,39 +193,52 @@ class _Pooled(Constructions):
     def upper_by_prices(self, needs, low=0) -> int:
         """The prices bound of the docstring: with item prices c and a cap M, the m easiest needs are
         served only if the sum over them of min(M, the cheapest pattern serving each) is at most the
-        capped price of every item. Stops once it reaches ``low`` (a count already reached)."""
-        best = len(needs)
-        for served in self._price_counts(needs):
-            if served < best:
-                best = served
-                if best <= low:
-                    break
-        return best
+        capped price of every item; the least such m over every family and cap. Stops once it reaches
+        ``low`` (a count already reached).
 
-    def _price_counts(self, needs):
-        """The prices bound for each family and each cap worth trying: between two caps where neither
-        which needs cost less than M nor which items cost M or more changes, the count moves one way,
-        so only the caps at the ends of such stretches are tried."""
+        Between two caps where neither which needs cost less than M nor which items cost M or more
+        changes, the count moves one way, so only the caps at the ends of such stretches are tried: each
+        price of an item or of a need's cheapest pattern, and one more. The needs ascend, so do their
+        cheapest prices: they are taken in runs of one price, the caps ascending beside them."""
         gains, tables = self._price_tables()
-        at = [bisect_right(gains, d) for d in needs]
         n = len(needs)
-        for cost, cheapest, supply in tables:
-            pis = [cheapest[j] for j in at]  # non-decreasing: the needs ascend
-            pre = [0, *accumulate(pis)]
-            top = len(supply) - 1
-            ends = {1, top}
-            for x in {*pis, *cost}:
-                ends.update((x, x + 1))
-            for m in sorted(ends):
-                if not 1 <= m <= top:
-                    continue
-                budget = supply[m]
-                j = bisect_left(pis, m)  # the needs whose cheapest pattern costs less than M
-                if pre[j] > budget:
-                    k = bisect_right(pre, budget) - 1  # pis[k] > 0: pre[k + 1] > budget >= pre[k]
-                    yield k
+        best = n
+        at = [(j, len(list(run))) for j, run in groupby(bisect_right(gains, d) for d in needs)]
+        for cost_caps, cheapest, supply in tables:
+            # the needs' cheapest prices in runs: the price, the needs up to the run's end, their sum
+            prices, upto, sums = [], [], []
+            count = total = 0
+            for j, times in at:
+                price = cheapest[j]
+                count += times
+                total += price * times
+                if prices and prices[-1] == price:
+                    upto[-1], sums[-1] = count, total
                 else:
-                    yield min(n, j + (budget - pre[j]) // m)
+                    prices.append(price)
+                    upto.append(count)
+                    sums.append(total)
+            caps = set(cost_caps)
+            caps.update(prices)
+            top = len(supply) - 1
+            run = below = spent = 0  # the runs, and the needs and their prices, costing less than M
+            for m in sorted(caps):
+                if m < 1 or m > top:
+                    continue
+                while run < len(prices) and prices[run] < m:
+                    below, spent = upto[run], sums[run]
+                    run += 1
+                budget = supply[m]
+                if spent > budget:  # the most needs of the easiest whose prices fit the budget
+                    r = bisect_right(sums, budget)  # runs whole within it; the next is dearer than 0
+                    got = (upto[r - 1] if r else 0) + (budget - (sums[r - 1] if r else 0)) // prices[r]
+                else:
+                    got = min(n, below + (budget - spent) // m)
+                if got < best:
+                    best = got
+                    if best <= low:
+                        return best
+        return best
 
     def max_served(self, needs, needs_pts) -> tuple[int, int, bool]:
         """``needs`` ascending (encoded), ``needs_pts`` their points: (served, upper bound, exact)."""
@@ -446,8 +465,9 @@ def _price_shape(pts, legs, per_place):
     """What the price tables hold that is the same for every season of one points table, number of legs
     and items a place (kept once a process): every multiset of at most ``legs`` places, padded with
     ``width`` (worth nothing, free), ascending by gain, that is by points and then place counts (the
-    order of the encoded gains), and per family of ``PRICE_FAMILIES`` (the places' prices, the cheapest
-    price from each pattern on, the supply's capped price by M)."""
+    order of the encoded gains), and per family of ``PRICE_FAMILIES`` (the caps the places' prices
+    make worth trying, each price and one more, and the first and last caps; the cheapest price from
+    each pattern on; the supply's capped price by M)."""
     width = len(pts)
     pats = [c for c in combinations_with_replacement(range(width + 1), legs) if c[0] < width]
     pats.sort(key=lambda c: (sum(pts[p] for p in c if p < width), tuple(c.count(q) for q in range(width))))
@@ -459,7 +479,8 @@ def _price_shape(pts, legs, per_place):
         dearest = legs * max(cost) + 1
         cheapest = list(accumulate(reversed(prices), min, initial=dearest))[::-1]
         supply = [per_place * sum(min(m, c) for c in cost) for m in range(dearest + 1)]
-        tables.append((cost[:width], cheapest, supply))
+        caps = frozenset({1, dearest, *cost[:width]})
+        tables.append((caps, cheapest, supply))
     return pats, tables
 
 

@@ -422,6 +422,97 @@ def test_prices_bound_is_never_below_what_an_outcome_serves(problem):
     assert pooled.upper_by_prices(able) >= expected
 
 
+def _prices_bound_by_definition(pooled, needs):
+    """Step 6's prices bound read off its definition: for every family's item prices and every cap M
+    from 1 to the dearest pattern's price and one more, the longest prefix of the needs whose cheapest
+    serving patterns, capped at M, cost at most every item capped at M; the least over all of them."""
+    worth = [0, *pooled.values]
+    patterns = [
+        t
+        for size in range(1, pooled.legs + 1)
+        for t in combinations_with_replacement(range(1, pooled.width + 1), size)
+    ]
+    gains = [sum(worth[p] for p in t) for t in patterns]
+    best = len(needs)
+    for k, a in cup_reach_pool.PRICE_FAMILIES:
+        cost = [0, *(-(-(v + a) // k) for v in pooled.pts)]
+        dearest = pooled.legs * max(cost) + 1
+        prices = [sum(cost[p] for p in t) for t in patterns]
+        of = {
+            d: min((c for c, g in zip(prices, gains, strict=True) if g > d), default=dearest)
+            for d in set(needs)
+        }
+        cheapest = [of[d] for d in needs]
+        for cap in range(1, dearest + 1):
+            budget = pooled.per_place * sum(min(cap, c) for c in cost[1:])
+            spent = served = 0
+            for price in cheapest:
+                spent += min(cap, price)
+                if spent > budget:
+                    break
+                served += 1
+            best = min(best, served)
+    return best
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from([(5, 3, 1), (4, 4, 1), (3, 2), (25, 22, 20, 18, 16, 14, 12, 10)]),
+    st.integers(1, 3),
+    st.integers(1, 2),
+    st.data(),
+)
+def test_prices_bound_is_its_definition_over_every_cap(table, legs, cap, data):
+    # the bound tries only the caps where a stretch of caps ends and takes the needs in runs of one
+    # cheapest price: it must be the least over every cap of every family all the same, for many needs
+    width = len(table)
+    pooled = _pooled_problem((table, legs, cap, []), brute=False)[0]
+    encode = cup_reach_pool._encoder(6 * (2 * legs * table[0] + legs + 2) + 3)
+    # a few distinct needs, each many times over: seasons have runs of level needs
+    distinct = data.draw(
+        st.lists(
+            st.tuples(st.integers(0, 2 * legs * table[0]), st.tuples(*[st.integers(-1, 1)] * width)),
+            min_size=1,
+            max_size=8,
+        )
+    )
+    drawn = data.draw(st.lists(st.sampled_from(distinct), min_size=1, max_size=40))
+    needs = sorted(d for d in map(encode, drawn) if 0 <= d < pooled.top)
+    expected = _prices_bound_by_definition(pooled, needs)
+    assert pooled.upper_by_prices(needs) == expected
+    low = data.draw(st.integers(0, len(needs)))
+    got = pooled.upper_by_prices(needs, low)  # stops once it reaches a count already reached
+    assert got == expected or expected <= got <= low
+
+
+def test_prices_bound_is_its_definition_on_a_season_of_the_benchmark_s_size():
+    # the benchmark's season (bench/cup_reach_speed.py: 300 players after six events of 48 pairs, three
+    # legs left), every key: 96 needs against 96 items, where the bound is at times least at a cap
+    # between two items' prices (a need's cheapest price)
+    import random
+
+    rnd = random.Random(1)
+    ids = [f"p{i}" for i in range(300)]
+    events = []
+    for e in range(6):
+        field = rnd.sample(ids, 96)
+        placings = tuple(
+            PairPlacing((field[2 * i], field[2 * i + 1]), i + 1, rnd.randrange(8)) for i in range(48)
+        )
+        events.append(CupEvent(f"e{e}", 1, placings))
+    rows = rank_players(events)
+    width = len(cup_reach.DEFAULT_POINTS)
+    hist = [cup_reach.history(r, width) for r in rows]
+    keys = [key(h, None, width) for h in hist]
+    season = cup_reach_pool.pooled_for(hist, keys, (2, 2, 2), None, cup_reach.DEFAULT_POINTS, 2, 200)
+    one_a_key = {k: i for i, k in enumerate(keys)}
+    for k in sorted(one_a_key):
+        i = one_a_key[k]
+        t, tp = season.enc[i], k[0]
+        needs = season.needs(t, tp, season._candidates(i))[0]
+        assert season.pooled.upper_by_prices(needs) == _prices_bound_by_definition(season.pooled, needs)
+
+
 @settings(max_examples=50, deadline=None)
 @given(pooled_problems())
 def test_fewest_items_construction_serves_only_what_an_outcome_serves(problem):
