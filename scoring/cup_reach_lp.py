@@ -7,8 +7,10 @@ Pure: no Django. The solver's floating-point answer is only a guide, never trust
 * the upper bound is the prices bound of step 6 under the relaxation's dual prices, rounded to integers
   and checked in integer arithmetic (any prices give a true bound, so rounding cannot make it wrong);
 * the lower bound is a real outcome: the relaxation's solution rounded down (its asks checked against the
-  prefix condition of step 4) and the needs it leaves served by a depth-first search over minimal
-  patterns (:func:`_completes`, ``SHORT_NODES`` nodes); where that search fails, a *dive*
+  prefix condition of step 4) and the needs it leaves served by its fractional columns asked once more
+  each, the largest fractions first, where they keep that condition (:func:`_rounded_up`), else by a
+  depth-first search over minimal patterns (:func:`_completes`, ``SHORT_NODES`` nodes); where that
+  search fails, a *dive*
   (:func:`_dive`): fix the whole amounts of the solution, or if there are none its largest amount as
   one, and solve the relaxation again on the needs and items left, until the upper bound is served or
   the relaxation says it cannot be; where that fails too, the search again with all its nodes.
@@ -57,14 +59,43 @@ def _serves(pooled, needs, classes, budget) -> tuple[int, int] | None:
     columns, amounts, prices = solved
     high = prices_bound(pooled, needs, prices)
     served, asked, rest = _rounded_down(pooled, classes, columns, amounts)
+    # the fractional columns rounded up where they fit; else a short search from the rounded-down
+    # solution: where it fails, the dive mostly succeeds for less than the long search costs
+    if served >= high or _rounded_up(pooled, columns, amounts, asked, high - served, rest):
+        return high, high
     rest = rest[: high - served]
-    # a short search first: where it fails, the dive mostly succeeds for less than the long search costs
-    if served >= high or _completes(pooled, rest, asked, SHORT_NODES):
+    if _completes(pooled, rest, asked, SHORT_NODES):
         return high, high
     dived = _dive(pooled, classes, high)
     if dived >= high or _completes(pooled, rest, asked, budget):
         return high, high
     return max(served, dived), high
+
+
+def _rounded_up(pooled, columns, amounts, asked, more, rest) -> bool:
+    """Can ``more`` of the needs ``rest`` be served besides the rounded-down solution (its asks per place
+    in ``asked``, left unchanged) by asking the columns with a fractional amount, the largest part first,
+    once more each while their need has needs left and the prefix condition of step 4 holds?"""
+    left_of = Counter(rest)
+    asked = list(asked)
+    parts = sorted(
+        ((a - int(a + 1e-7), j) for j, a in enumerate(amounts) if a - int(a + 1e-7) > 1e-6), reverse=True
+    )
+    for _, j in parts:
+        d, pattern = columns[j]
+        if not left_of[d]:
+            continue
+        for place in pattern:
+            asked[place] += 1
+        if _meets(asked, pooled.per_place):
+            left_of[d] -= 1
+            more -= 1
+            if not more:
+                return True
+        else:
+            for place in pattern:
+                asked[place] -= 1
+    return False
 
 
 def _classes(pooled, needs) -> Counter:

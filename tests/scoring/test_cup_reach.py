@@ -648,9 +648,35 @@ def test_linear_relaxation_brackets_what_an_outcome_serves(problem):
     assert len(merged) == len({tuple(pooled.minimal(d)) for d in able})
     merged_columns, merged_amounts, _ = cup_reach_lp._relaxation(pooled, merged)
     assert abs(sum(merged_amounts) - sum(amounts)) < 1e-6
-    served, asked, _ = cup_reach_lp._rounded_down(pooled, merged, merged_columns, merged_amounts)
+    served, asked, rest = cup_reach_lp._rounded_down(pooled, merged, merged_columns, merged_amounts)
     assert served <= expected and cup_reach_lp._meets(asked, pooled.per_place)
     assert cup_reach_lp._dive(pooled, merged, len(able)) <= expected
+    # rounded up where it fits: a real outcome too, and the rounded-down asks are left as they were
+    kept = list(asked)
+    for more in range(1, len(rest) + 1):
+        if cup_reach_lp._rounded_up(pooled, merged_columns, merged_amounts, asked, more, rest):
+            assert served + more <= expected
+    assert asked == kept
+
+
+def test_rounding_up_takes_the_largest_fractions_that_fit():
+    # two legs, one pair a place, table (6, 4, 1): two items each of 12, 8 and 2 points (times 2); needs
+    # of 0, 3, 7, 17, 18 and 23 points (level place counts). A fractional solution: 0 takes a 2, 7 an 8,
+    # 18 two 12s three quarters, 3 an 8 or two 2s and 17 a 12 and an 8 half each. Rounded down it serves
+    # 0 and 7; rounded up, 18's two 12s and then 3's 8 fit, 3's two 2s are not asked (3 is served) and
+    # 17's 12 does not fit (both are asked): four served, as many as an outcome can.
+    needs = [(points, (0, 0, 0)) for points in (0, 3, 7, 17, 18, 23)]
+    pooled, able, _, expected = _pooled_problem(((6, 4, 1), 2, 1, needs))
+    d0, d3, d7, d17, d18, _ = able
+    columns = [(d0, (3,)), (d3, (2,)), (d3, (3, 3)), (d7, (2,)), (d17, (1, 2)), (d18, (1, 1))]
+    amounts = [1.0, 0.5, 0.5, 1.0, 0.5, 0.75]
+    classes = Counter(able)
+    served, asked, rest = cup_reach_lp._rounded_down(pooled, classes, columns, amounts)
+    assert (served, asked, rest) == (2, [0, 0, 1, 1], [d3, d17, d18, able[-1]])
+    assert cup_reach_lp._rounded_up(pooled, columns, amounts, asked, 2, rest)
+    assert not cup_reach_lp._rounded_up(pooled, columns, amounts, asked, 3, rest)
+    assert asked == [0, 0, 1, 1]
+    assert expected == 4
 
 
 def test_linear_relaxation_decides_a_field_no_construction_serves():
