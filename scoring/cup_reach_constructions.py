@@ -7,9 +7,9 @@ attributes (``values``, ``pts``, ``legs``, ``width``, ``per_place``, ``items``, 
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
-from itertools import combinations_with_replacement, groupby
+from itertools import accumulate, combinations_with_replacement, groupby
 
 
 class Constructions:
@@ -20,28 +20,41 @@ class Constructions:
         or a few below ``high``, so the counts high, high - 1, high - 3, high - 7, ... are tried first,
         then bisection between the last two."""
         top = min(len(needs), high)
+        runs = _runs(needs)  # once: each count tried is a prefix of them
+        ends = list(accumulate(k for _, k in runs))
+
+        def serves(m) -> bool:
+            r = bisect_left(ends, m)
+            prefix = [*runs[:r], (runs[r][0], m - (ends[r - 1] if r else 0))] if m else []
+            return self._greedy_on(reversed(prefix))
+
         lo, step = 0, 1
         while top > lo:
             probe = min(top, max(high - step + 1, 1))
-            if self._greedy_serves(needs[:probe]):
+            if serves(probe):
                 lo = probe
                 break
             top, step = probe - 1, step * 2
         while lo < top:
             mid = (lo + top + 1) // 2
-            if self._greedy_serves(needs[:mid]):
+            if serves(mid):
                 lo = mid
             else:
                 top = mid - 1
         return lo
 
     def _greedy_serves(self, needs, after=0) -> bool:
+        """Does the greedy serve every need (ascending), from the places after ``after``?"""
+        return self._greedy_on(reversed(_runs(needs)), after)
+
+    def _greedy_on(self, runs, after=0) -> bool:
+        """The greedy over ``runs`` of needs, (need, how many), the hardest first."""
         pool = (
             list(self.items)
             if not after
             else sorted(v for v in self.values[after:] for _ in range(self.per_place))
         )
-        for d, k in _runs(reversed(needs)):
+        for d, k in runs:
             j = bisect_right(pool, d)
             singles = min(k, len(pool) - j)
             del pool[j : j + singles]  # the worst single items that are enough, one a need
@@ -121,6 +134,8 @@ class Constructions:
         for size, (gains, rows, _) in enumerate(sizes):
             nxt, n = after[size], len(gains)
             j = bisect_right(gains, d)
+            if best is not None and j < n and rows[j][0] >= best:
+                continue  # the size's patterns ascend by points: none has fewer than the best's
             while True:
                 root = j
                 while nxt[root] != root:
