@@ -11,6 +11,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from itertools import accumulate, combinations_with_replacement, groupby
+from operator import mul
 
 from scoring.cup_reach_constructions import Constructions
 from scoring.cup_reach_legs import by_legs
@@ -198,46 +199,37 @@ class _Pooled(Constructions):
 
         Between two caps where neither which needs cost less than M nor which items cost M or more
         changes, the count moves one way, so only the caps at the ends of such stretches are tried: each
-        price of an item or of a need's cheapest pattern, and one more. The needs ascend, so do their
-        cheapest prices: they are taken in runs of one price, the caps ascending beside them."""
+        price of an item or of a need's cheapest pattern, and the first and the last cap (one more than
+        a price ends no stretch: the capped sums are continuous there, so the count at it is the
+        count's extension from the next stretch). The needs ascend, so do their cheapest prices: they
+        are taken in runs of one cheapest pattern, cumulated once a family and bisected at each cap."""
         gains, tables = self._price_tables()
         n = len(needs)
         best = n
+        # runs of needs whose cheapest pattern starts at one gain: that gain's index, the needs up to it
         at = [(j, len(list(run))) for j, run in groupby(bisect_right(gains, d) for d in needs)]
+        starts = [j for j, _ in at]
+        counts = [times for _, times in at]
+        upto = [0, *accumulate(counts)]
         for cost_caps, cheapest, supply in tables:
-            # the needs' cheapest prices in runs: the price, the needs up to the run's end, their sum
-            prices, upto, sums = [], [], []
-            count = total = 0
-            for j, times in at:
-                price = cheapest[j]
-                count += times
-                total += price * times
-                if prices and prices[-1] == price:
-                    upto[-1], sums[-1] = count, total
-                else:
-                    prices.append(price)
-                    upto.append(count)
-                    sums.append(total)
-            caps = set(cost_caps)
-            caps.update(prices)
+            prices = list(map(cheapest.__getitem__, starts))  # non-decreasing: the needs ascend
+            sums = [0, *accumulate(map(mul, prices, counts))]
             top = len(supply) - 1
-            run = below = spent = 0  # the runs, and the needs and their prices, costing less than M
-            for m in sorted(caps):
+            for m in sorted(cost_caps.union(prices)):
                 if m < 1 or m > top:
                     continue
-                while run < len(prices) and prices[run] < m:
-                    below, spent = upto[run], sums[run]
-                    run += 1
+                r = bisect_left(prices, m)  # the runs costing less than M
                 budget = supply[m]
-                if spent > budget:  # the most needs of the easiest whose prices fit the budget
-                    r = bisect_right(sums, budget)  # runs whole within it; the next is dearer than 0
-                    got = (upto[r - 1] if r else 0) + (budget - (sums[r - 1] if r else 0)) // prices[r]
+                if sums[r] > budget:  # the most of the easiest needs whose prices fit the budget
+                    q = bisect_right(sums, budget) - 1  # runs whole within it; the next is dearer than 0
+                    got = upto[q] + (budget - sums[q]) // prices[q]
                 else:
-                    got = min(n, below + (budget - spent) // m)
+                    got = min(n, upto[r] + (budget - sums[r]) // m)
                 if got < best:
                     best = got
                     if best <= low:
                         return best
+        return best
         return best
 
     def max_served(self, needs, needs_pts) -> tuple[int, int, bool]:
