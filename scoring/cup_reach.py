@@ -81,10 +81,10 @@ Decisions (the model; each is what the code and the brute-force test in
      (within such a stretch the count moves one way, so its ends give its least).
   7. *Constructions.* A greedy construction (hardest need first: the worst single item that is enough,
      else the best item then the worst completing ones) gives a lower bound, and when it falls short
-     of the upper bound two more try that bound: the least points (easiest need first: the pattern
-     from the items left of the fewest points; it keeps the better places for the harder needs and
-     combines the cheap items) and the fewest items (hardest need first: the fewest items that are
-     enough, of those the smallest gain, from the items left). A construction takes a need's pattern
+     of the upper bound two more try that bound: the fewest items (hardest need first: the fewest
+     items that are enough, of those the smallest gain, from the items left) and then the least points
+     (easiest need first: the pattern from the items left of the fewest points; it keeps the better
+     places for the harder needs and combines the cheap items). A construction takes a need's pattern
      for a whole run of equal needs at once: options only go, so it stays that need's best while all
      of it is left. Each is a real outcome, so it serves only what an outcome serves.
   8. *Linear relaxation* (``scoring.cup_reach_lp``, solved by HiGHS). Where a gap is left, the
