@@ -94,8 +94,8 @@ Decisions (the model; each is what the code and the brute-force test in
      is checked in integers), and its solution rounded down is a real outcome (its asks checked
      against the prefix condition of step 4), completed by its fractional columns rounded up one
      each, the largest fractions first, where they keep that condition, else by a short depth-first
-     search over minimal patterns, else by a dive (fix the solution's whole amounts, or its largest as one, and solve
-     again on what is left), else by the search with ``LP_NODES`` nodes. Needs whose minimal patterns
+     search over minimal patterns, else by a dive (fix the solution's whole amounts, or its largest
+     as one, and solve again on what is left), else by the search with ``LP_NODES`` nodes. Needs whose minimal patterns
      are the same are one row of it (the same programme, smaller); where its rounding falls short, the
      relaxation with a row for each need value is solved too. Prefixes one longer than what is reached are
      then decided by step 5, the split and singles bounds and the greedy on the places left, and last a

@@ -230,7 +230,6 @@ class _Pooled(Constructions):
                     if best <= low:
                         return best
         return best
-        return best
 
     def max_served(self, needs, needs_pts) -> tuple[int, int, bool]:
         """``needs`` ascending (encoded), ``needs_pts`` their points: (served, upper bound, exact)."""
@@ -458,8 +457,8 @@ def _price_shape(pts, legs, per_place):
     and items a place (kept once a process): every multiset of at most ``legs`` places, padded with
     ``width`` (worth nothing, free), ascending by gain, that is by points and then place counts (the
     order of the encoded gains), and per family of ``PRICE_FAMILIES`` (the caps the places' prices
-    make worth trying, each price and one more, and the first and last caps; the cheapest price from
-    each pattern on; the supply's capped price by M)."""
+    make worth trying: each price, and the first and last caps; the cheapest price from each pattern
+    on; the supply's capped price by M)."""
     width = len(pts)
     pats = [c for c in combinations_with_replacement(range(width + 1), legs) if c[0] < width]
     pats.sort(key=lambda c: (sum(pts[p] for p in c if p < width), tuple(c.count(q) for q in range(width))))
