@@ -95,11 +95,11 @@ Decisions (the model; each is what the code and the brute-force test in
      against the prefix condition of step 4), completed by its fractional columns rounded up one
      each, the largest fractions first, where they keep that condition, else by a short depth-first
      search over minimal patterns, else by a dive (fix the solution's whole amounts, or its largest
-     as one, and solve again on what is left), else by the search with ``LP_NODES`` nodes. Needs whose minimal patterns
-     are the same are one row of it (the same programme, smaller); where its rounding falls short, the
-     relaxation with a row for each need value is solved too. Prefixes one longer than what is reached are
-     then decided by step 5, the split and singles bounds and the greedy on the places left, and last a
-     depth-first search over minimal patterns (hardest need first, level needs taking patterns in a
+     as one, and solve again on what is left), else by the search with ``LP_NODES`` nodes. Needs
+     whose minimal patterns are the same are one row of it (the same programme, smaller); where its
+     rounding falls short, the relaxation with a row for each need value is solved too. Prefixes one
+     longer than what is reached are then decided by step 5, the split and singles bounds and the
+     greedy on the places left, and last a depth-first search over minimal patterns (hardest need first, level needs taking patterns in a
      fixed order, states remembered, cut by the points bound). When lower and upper meet, ``worst`` is
      exact.
   9. *Not always decided.* The search is a bin covering with at most L items a bin; we know no exact

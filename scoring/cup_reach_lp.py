@@ -10,10 +10,10 @@ Pure: no Django. The solver's floating-point answer is only a guide, never trust
   prefix condition of step 4) and the needs it leaves served by its fractional columns asked once more
   each, the largest fractions first, where they keep that condition (:func:`_rounded_up`), else by a
   depth-first search over minimal patterns (:func:`_completes`, ``SHORT_NODES`` nodes); where that
-  search fails, a *dive*
-  (:func:`_dive`): fix the whole amounts of the solution, or if there are none its largest amount as
-  one, and solve the relaxation again on the needs and items left, until the upper bound is served or
-  the relaxation says it cannot be; where that fails too, the search again with all its nodes.
+  search fails, a *dive* (:func:`_dive`): fix the whole amounts of the solution, or if there are none
+  its largest amount as one, and solve the relaxation again on the needs and items left, until the upper
+  bound is served or the relaxation says it cannot be; where that fails too, the search again with all
+  its nodes.
 
 The relaxation is solved first over classes of needs (:func:`_classes`), then, where that falls short,
 with a row for each need value. On the benchmark's seasons (``bench/cup_reach_speed.py``, and twenty
@@ -78,10 +78,8 @@ def _rounded_up(pooled, columns, amounts, asked, more, rest) -> bool:
     once more each while their need has needs left and the prefix condition of step 4 holds?"""
     left_of = Counter(rest)
     asked = list(asked)
-    parts = sorted(
-        ((a - int(a + 1e-7), j) for j, a in enumerate(amounts) if a - int(a + 1e-7) > 1e-6), reverse=True
-    )
-    for _, j in parts:
+    fractions = ((a - int(a + 1e-7), j) for j, a in enumerate(amounts))
+    for _, j in sorted(((f, j) for f, j in fractions if f > 1e-6), reverse=True):
         d, pattern = columns[j]
         if not left_of[d]:
             continue
@@ -195,14 +193,15 @@ def prices_bound(pooled, needs, prices) -> int:
     cap SCALE: the m easiest needs are served only if the sum over them of the cheapest pattern serving
     each (capped) is at most the price of every item. In integers: exact."""
     price = [0, *prices].__getitem__  # by place, 1-based
-    # one cheapest price a class of needs (they have the same minimal patterns)
-    by_class = {}
-    for c in {pooled.minimal_class(d): d for d in needs}.items():
-        by_class[c[0]] = min(SCALE, min(sum(map(price, t)) for t in pooled.minimal(c[1])))
+    classes = [pooled.minimal_class(d) for d in needs]
+    by_class = {}  # one cheapest price a class of needs (they have the same minimal patterns)
+    for c, d in zip(classes, needs, strict=True):
+        if c not in by_class:
+            by_class[c] = min(SCALE, min(sum(map(price, t)) for t in pooled.minimal(d)))
     budget = pooled.per_place * sum(prices)
     spent = served = 0
-    for d in needs:  # ascending: the cheapest prices ascend too
-        spent += by_class[pooled.minimal_class(d)]
+    for c in classes:  # the needs ascend: so do their cheapest prices
+        spent += by_class[c]
         if spent > budget:
             break
         served += 1
