@@ -99,9 +99,9 @@ Decisions (the model; each is what the code and the brute-force test in
      whose minimal patterns are the same are one row of it (the same programme, smaller); where its
      rounding falls short, the relaxation with a row for each need value is solved too. Prefixes one
      longer than what is reached are then decided by step 5, the split and singles bounds and the
-     greedy on the places left, and last a depth-first search over minimal patterns (hardest need first, level needs taking patterns in a
-     fixed order, states remembered, cut by the points bound). When lower and upper meet, ``worst`` is
-     exact.
+     greedy on the places left, and last a depth-first search over minimal patterns (hardest need
+     first, level needs taking patterns in a fixed order, states remembered, cut by the points bound).
+     When lower and upper meet, ``worst`` is exact.
   9. *Not always decided.* The search is a bin covering with at most L items a bin; we know no exact
      polynomial method for it and claim none (on every season the benchmark tried the relaxation's
      value rounded down was reached, but that is an observation, not a theorem). It is cut at
