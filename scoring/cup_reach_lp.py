@@ -32,8 +32,18 @@ DIVES = 30  # relaxations solved at most by one dive
 # HiGHS quiet; no presolve: on these small problems it costs more than it saves; one thread: a simplex of
 # a problem this size is serial anyway, and a web worker should not start a pool of threads; the primal
 # simplex (strategy 4): on the benchmark's relaxations it takes about 60 % of the dual's iterations and
-# half its time, and with the classes and the dive every row of twenty seasons stays exact
-OPTIONS = (("output_flag", False), ("presolve", "off"), ("threads", 1), ("simplex_strategy", 4))
+# half its time, and with the classes and the dive every row of twenty seasons stays exact; at most
+# ITERATIONS simplex iterations (the benchmark's seasons take 124 at most, 37 as a rule): a solve that
+# would go on (a cycling simplex) ends without an optimum, which leaves the row to the search and the
+# safe bound instead of holding a web worker
+ITERATIONS = 5000
+OPTIONS = (
+    ("output_flag", False),
+    ("presolve", "off"),
+    ("threads", 1),
+    ("simplex_strategy", 4),
+    ("simplex_iteration_limit", ITERATIONS),
+)
 
 
 def lp_serves(pooled, needs, budget) -> tuple[int, int] | None:

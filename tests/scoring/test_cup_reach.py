@@ -693,6 +693,20 @@ def test_linear_relaxation_decides_a_field_no_construction_serves():
     assert pooled.max_served(able, able_pts)[:3] == (4, 4, True)
 
 
+def test_a_solve_that_reaches_its_iteration_limit_is_no_answer(monkeypatch):
+    # a simplex that would go on (cycling) stops at the limit without an optimum: no bound is taken from
+    # it, and the search still decides the field of the test above
+    needs = [(points, (0, 0, 0)) for points in (10, 11, 15, 27, 33, 36)]
+    pooled, able, able_pts, _ = _pooled_problem(((6, 4, 1), 3, 1, needs), brute=False)
+    classes = cup_reach_lp._classes(pooled, able)
+    assert cup_reach_lp._relaxation(pooled, classes) is not None
+    limited = [(o, 1 if o == "simplex_iteration_limit" else v) for o, v in cup_reach_lp.OPTIONS]
+    monkeypatch.setattr(cup_reach_lp, "OPTIONS", limited)
+    assert cup_reach_lp._relaxation(pooled, classes) is None
+    assert cup_reach_lp.lp_serves(pooled, able, 2000) is None
+    assert pooled.max_served(able, able_pts)[:3] == (4, 4, True)
+
+
 @settings(max_examples=30, deadline=None)
 @given(pooled_problems())
 def test_without_the_solver_the_search_still_decides(problem):
