@@ -22,9 +22,3 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 
 # Every request of a test asks for the event's version afresh (tests change and read within milliseconds).
 TUPPI_HEAD_SECONDS = 0
-
-# On PostgreSQL a statement waiting for another connection's lock (a thread of the live server, a second
-# connection of the test) gives up after two minutes and fails its test, naming the statement, instead
-# of waiting for ever and stalling the whole run.
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
-    DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c lock_timeout=120s"  # noqa: F405
