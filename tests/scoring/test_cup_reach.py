@@ -679,6 +679,13 @@ def test_rounding_up_takes_the_largest_fractions_that_fit():
     assert expected == 4
 
 
+def _field_no_construction_serves():
+    """The solver, needs and needs' points of the field below (four of six needs served, by no
+    construction)."""
+    needs = [(points, (0, 0, 0)) for points in (10, 11, 15, 27, 33, 36)]
+    return _pooled_problem(((6, 4, 1), 3, 1, needs), brute=False)[:3]
+
+
 def test_linear_relaxation_decides_a_field_no_construction_serves():
     # three legs, one pair a place, table (6, 4, 1): three items each of 12, 8 and 2 points (times 2).
     # Of needs of 10, 11, 15, 27, 33 and 36 points (level place counts: a gain of as many points beats
@@ -686,8 +693,7 @@ def test_linear_relaxation_decides_a_field_no_construction_serves():
     # and 10 the last 8 + 2. Easiest first the least points give 10 the 8 + 2, 11 a 12 and 15 the other
     # two 8s, so 27 has 12 + 12 + 2; the fewest items give 27 the 12 + 8 + 8, 15 a 12 + 8 and 11 the last
     # 12, so 10 has only 2s. The relaxation's prices bound says 4, its solution serves 4.
-    needs = [(points, (0, 0, 0)) for points in (10, 11, 15, 27, 33, 36)]
-    pooled, able, able_pts, _ = _pooled_problem(((6, 4, 1), 3, 1, needs), brute=False)
+    pooled, able, able_pts = _field_no_construction_serves()
     assert not pooled.constructs(able, 4)
     assert cup_reach_lp.lp_serves(pooled, able, 2000) == (4, 4)
     assert pooled.max_served(able, able_pts)[:3] == (4, 4, True)
@@ -696,8 +702,7 @@ def test_linear_relaxation_decides_a_field_no_construction_serves():
 def test_a_solve_that_reaches_its_iteration_limit_is_no_answer(monkeypatch):
     # a simplex that would go on (cycling) stops at the limit without an optimum: no bound is taken from
     # it, and the search still decides the field of the test above
-    needs = [(points, (0, 0, 0)) for points in (10, 11, 15, 27, 33, 36)]
-    pooled, able, able_pts, _ = _pooled_problem(((6, 4, 1), 3, 1, needs), brute=False)
+    pooled, able, able_pts = _field_no_construction_serves()
     classes = cup_reach_lp._classes(pooled, able)
     assert cup_reach_lp._relaxation(pooled, classes) is not None
     limited = [(o, 1 if o == "simplex_iteration_limit" else v) for o, v in cup_reach_lp.OPTIONS]
