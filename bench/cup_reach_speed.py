@@ -9,6 +9,9 @@ Run: .venv/bin/python bench/cup_reach_speed.py
      .venv/bin/python bench/cup_reach_speed.py --seeds 20  (also seasons 1..20 of the same builder: each
      one's time, the median of three, beside rank_players, and the rows left without an exact worst;
      the same season's fixed pairs, one run)
+
+It also prints, one run each, the fixed pairs of three club-sized seasons (80, 64 and 40 players in events of
+16 pairs: many pairs share a player) and the players with one to three legs left.
 """
 
 from __future__ import annotations
@@ -82,6 +85,14 @@ def main() -> None:
     ms_pairs, got_p = timed(lambda: reach(pair_rows, weights, pairs=True), runs=1)
     exact_p = sum(1 for r in got_p if r.worst_exact)
     print(f"reach, fixed pairs ({len(pair_rows)}): {ms_pairs:8.1f} ms  exact worst: {exact_p}/{len(got_p)}")
+    for n_players, played, n_pairs in ((80, 3, 16), (64, 2, 16), (40, 3, 16)):
+        pairs_small = rank_pairs(club_season(n_players, played, n_pairs))
+        ms, got = timed(lambda r=pairs_small: reach(r, weights, pairs=True), runs=1)
+        exact = sum(1 for r in got if r.worst_exact)
+        print(
+            f"reach, fixed pairs of {n_players} players in {played} events of {n_pairs} pairs,"
+            f" 3 legs left: {ms:8.1f} ms  exact worst: {exact}/{len(got)}"
+        )
     for n_players, legs in ((300, 1), (40, 1), (40, 2), (40, 3)):
         small = rank_players(
             season(2, players=n_players, played=4) if n_players > 96 else small_season(n_players)
@@ -118,6 +129,19 @@ def seeds(count: int) -> None:
         f" (min {min(ratios):.1f}, max {max(ratios):.1f}), rows not exact: {total_open},"
         f" pair rows not exact: {total_pairs_open}"
     )
+
+
+def club_season(players: int, played: int, pairs: int, seed: int = 1):
+    """``played`` events of ``pairs`` pairs drawn from ``players`` players: fewer players than the benchmark's
+    season, so more pairs share a player (a club's cup)."""
+    rnd = random.Random(seed)
+    ids = [f"p{i}" for i in range(players)]
+    events = []
+    for e in range(played):
+        field = rnd.sample(ids, 2 * pairs)
+        placings = tuple(PairPlacing((field[2 * i], field[2 * i + 1]), i + 1, 0) for i in range(pairs))
+        events.append(CupEvent(f"c{e}", 1, placings))
+    return events
 
 
 def small_season(players: int):

@@ -120,7 +120,21 @@ Decisions (the model; each is what the code and the brute-force test in
      place enough alone in a leg none of its players plays yet, else the best such place and then what
      completes it in another leg, so that two pairs sharing a player may both pass in different legs;
      the pairs hardest first, moving a pair that holds a place alone to make room, or easiest first.
-     The worst is exact when one of them reaches the upper bound.
+     Where that falls short too, the pairs that can play together (easiest first, a pair left out
+     when its players' pairs would ask more legs than are left, counting each pair's fewest items)
+     are given to a linear relaxation leg by leg (``scoring.cup_reach_legs_lp``: each pair takes one
+     *option*, a minimal pattern with its items in legs of their own; Hall's condition for each leg's
+     places; a player's pairs take a leg at most once), solved by HiGHS and dived on until its amounts
+     are whole numbers, then checked in integers; else a depth-first search leg by leg in the order of
+     its amounts (``scoring.cup_reach_legs.by_search``: next the pair with the fewest legs left for
+     its place enough alone, cut by counting the places the pairs left need); an outcome found for one
+     pair of a key is tried first, with the two pairs swapped, for the next pair of that key. Where
+     none reaches the pooled bound, the same relaxation over every pair that can pass, maximised,
+     gives a bound that knows the players: its dual prices, rounded up to millionths and repaired per
+     pair so that every option's prices sum to 1, prove in integers that no more can pass; the
+     constructions then try that bound. The worst is exact when one of them reaches the least bound.
+     All of it shares ``pair_search_budget`` nodes a season (a relaxation solved counts as 250, the
+     bound as 2,500; the search at most 3,000 a row).
 
   Checked against every assignment of every leg's places (1–3 legs, 1–4 entrants, tables with equal
   and unequal points), against every outcome of 1–2 legs for whole small seasons, and against the
@@ -218,6 +232,7 @@ def reach(
     fallback_budget: int = 2000,
     construction_budget: int = 40,
     lp_budget: int = 40,
+    pair_search_budget: int = 30000,
 ) -> list[Reach]:
     """Best and worst reachable positions of every row of ``rank_players`` (or ``rank_pairs``)."""
     if not weights:
@@ -240,6 +255,7 @@ def reach(
         pooled.pooled.season_left = pooled_season_budget
         pooled.pooled.tries_left = construction_budget
         pooled.pooled.lp_left = lp_budget
+        pooled.pooled.search_left = pair_search_budget
         # the lower keys first: they are the cheaper ones, so a spent season budget hits the costly
         for i in sorted(range(len(keys)), key=keys.__getitem__):
             found[i] = pooled.worst(i, members if pairs else None)

@@ -8,7 +8,11 @@ so two pairs sharing a player may both pass in different legs.
 
 from __future__ import annotations
 
+from itertools import accumulate, permutations
+from operator import add, sub
+
 Slot = tuple[int, int]  # (leg, place index)
+Option = tuple[tuple[int, int], ...]  # an entrant's items: (leg, place 1-based) each, sorted
 
 
 def by_legs(entrants, values, legs, cap, target) -> dict[int, list[Slot]]:
@@ -135,3 +139,168 @@ def take_slots(need, open_legs, left, val) -> list[Slot] | None:
     for g, p in chosen:  # it failed: the places held are given back
         left[g][p] += 1
     return None
+
+
+def by_search(
+    entrants, minimal, legs, cap, width, budget, want=None, prefer=None
+) -> tuple[dict[int, Option] | None, int]:
+    """``want`` of ``entrants`` (all by default) passing X at once, searched leg by leg: (the option each
+    takes, or None when no outcome serves them or ``budget`` nodes pass first; the nodes spent). An
+    option: (leg, place) of each item, places 1-based, each the place asked or a better one
+    (:func:`placed` gives the places).
+
+    ``entrants``: (need, players) easiest first; ``minimal(need)``: its minimal patterns (places, 1-based,
+    ascending, at most ``legs``; a better place serves as well). A leg's demands are met iff for every
+    place p at most ``cap * p`` of them ask p or better (Hall's condition, the places given afterwards).
+    Depth-first: next the entrant with the fewest legs where its worst place enough alone still fits
+    (its players free there), the hardest of those; its options are its minimal patterns in their order
+    (fewest items first), over the legs its players have free, a leg with nothing in it standing for
+    every such leg; after them, skipping the entrant when more than ``want`` are given. With ``prefer``
+    (by entrant, an amount for some options: ``scoring.cup_reach_legs_lp``), the options with the larger
+    amounts first, and every leg tried (the amounts name legs). Cut where the entrants left cannot take a
+    place each, counting one item for each that may still pass with one place alone and two for the
+    others (:func:`_short`)."""
+    n = len(entrants)
+    want = n if want is None else want
+    patterns = [minimal(need) for need, _ in entrants]
+    alone = [next((t[0] for t in ts if len(t) == 1), 0) for ts in patterns]  # 0: no place is enough alone
+    demand = [[0] * (width + 1) for _ in range(legs)]  # by leg: the demands asking each place or better
+    known: dict[tuple, list[int]] = {}
+    slack = [_slack(row, cap, known) for row in demand]  # by leg and place - 1: demands more it takes
+    busy: list[set] = [set() for _ in range(legs)]  # by leg: the players playing it
+    left = set(range(n))
+    alone_left = [0] * (width + 1)  # the entrants left by their worst place enough alone (0: none)
+    for place in alone:
+        alone_left[place] += 1
+    taken: dict[int, Option] = {}
+    nodes = 0
+
+    def singles(k) -> int:
+        players, place = entrants[k][1], alone[k]
+        if not place:
+            return 0
+        return sum(1 for g in range(legs) if slack[g][place - 1] > 0 and not players & busy[g])
+
+    def options(k) -> list[Option]:
+        """Each item of a pattern in a leg of its own: a leg takes one more demand of place p iff its
+        slack at p is positive."""
+        players = entrants[k][1]
+        free = [g for g in range(legs) if not players & busy[g]]
+        empty = [g for g in free if not any(demand[g])]
+        out, seen = [], set()
+        for pattern in patterns[k]:
+            for gs in permutations(free, len(pattern)):
+                unused = [g for g in empty if g not in gs]
+                if prefer is None and unused and any(g in empty and g > unused[0] for g in gs):
+                    continue  # an empty leg stands for every empty leg: the first ones are taken
+                option = tuple(sorted(zip(gs, pattern, strict=True)))
+                if option not in seen and all(slack[g][p - 1] > 0 for g, p in option):
+                    seen.add(option)
+                    out.append(option)
+        return out
+
+    def put(option, players, step) -> None:
+        for g, p in option:
+            demand[g][p] += step
+            slack[g] = _slack(demand[g], cap, known)
+            if step > 0:
+                busy[g] |= players
+            else:
+                busy[g] -= players  # no other pair of the leg has these players
+
+    def dfs(skips) -> bool:
+        nonlocal nodes
+        more = want - len(taken)
+        if not more:
+            return True
+        nodes += 1
+        if nodes > budget or len(left) < more or _short(slack, alone_left, more):
+            return False
+        k = min(left, key=lambda j: (singles(j), -j))
+        players = entrants[k][1]
+        left.discard(k)
+        alone_left[alone[k]] -= 1
+        opts = options(k)
+        if prefer is not None:
+            pk = prefer.get(k, {})
+            opts.sort(key=lambda o: -pk.get(o, 0.0))
+        for option in opts:
+            put(option, players, 1)
+            taken[k] = option
+            if dfs(skips):
+                return True
+            put(option, players, -1)
+        taken.pop(k, None)
+        if skips and dfs(skips - 1):
+            return True
+        left.add(k)
+        alone_left[alone[k]] += 1
+        return False
+
+    if not dfs(n - want):
+        return None, nodes
+    return dict(taken), nodes
+
+
+def _slack(row, cap, known) -> list[int]:
+    """A leg's slack by place - 1: how many more demands of that place or better Hall's condition lets it
+    take, the fewest free places of the places 1..r over every r from that place on (kept in ``known``
+    by the leg's demands)."""
+    key = tuple(row)
+    got = known.get(key)
+    if got is None:
+        rooms = list(map(sub, range(cap, cap * (len(row) - 1) + 1, cap), accumulate(row[1:])))
+        got = known[key] = list(accumulate(reversed(rooms), min))[::-1]
+    return got
+
+
+def _short(slack, alone_left, want) -> bool:
+    """Can ``want`` more entrants not take a place at all? Each takes one place, and two or more unless it
+    takes one place enough alone (``alone_left[p]``: how many of them have p as their worst such place,
+    ``alone_left[0]`` those with none). In a leg the new demands asking place r or better are at most its
+    slack at r; so at most R(r), the legs' slacks at r summed, take one place r or better alone, and at
+    most mu = min over r of R(r) + those whose place alone is worse than r take one place alone: they
+    need at least mu + 2 * (want - mu) places, and the legs have their slacks at the last place free."""
+    most = list(map(sum, zip(*slack, strict=True)))
+    alone = sum(alone_left) - alone_left[0]
+    worse = [alone - a for a in accumulate(alone_left[1:])]
+    mu = min(alone, *map(add, most, worse), want)
+    return mu + 2 * (want - mu) > most[-1]
+
+
+def placed(taken, legs, cap) -> dict[int, list[Slot]]:
+    """The places (0-based) the options ``taken`` get: in each leg the demand of the best place first
+    takes the best place free (Hall's condition holds, so each gets its place or a better one)."""
+    out: dict[int, list[Slot]] = {k: [] for k in taken}
+    for g in range(legs):
+        asks = sorted((p, k) for k, option in taken.items() for h, p in option if h == g)
+        for i, (_, k) in enumerate(asks):
+            out[k].append((g, i // cap))
+    return out
+
+
+def is_outcome(taken, entrants, legs, cap, width, want) -> bool:
+    """Is ``taken`` (by entrant, an option) a real outcome, in integers: ``want`` entrants or more, each
+    one's items in legs of their own, Hall's condition in every leg, and no player twice in a leg? (That
+    each option's pattern is enough for its entrant is the caller's: it takes them from the minimal
+    patterns of the entrant's need.)"""
+    if len(taken) < want:
+        return False
+    asked = [[0] * (width + 1) for _ in range(legs)]
+    playing = set()
+    for k, option in taken.items():
+        if len({g for g, _ in option}) != len(option):
+            return False
+        for g, p in option:
+            asked[g][p] += 1
+            for q in entrants[k][1]:
+                if (q, g) in playing:
+                    return False
+                playing.add((q, g))
+    for row in asked:
+        used = 0
+        for q in range(1, width + 1):
+            used += row[q]
+            if used > cap * q:
+                return False
+    return True

@@ -758,16 +758,18 @@ def test_pooled_model_and_place_vector_search_agree(field, pairs):
             assert b.worst <= a.worst
 
 
-def _field(players, events, seed):
-    """``events`` past events of ``players // 2`` pairs among ``players`` players, places drawn."""
+def _field(players, events, seed, pairs=None):
+    """``events`` past events of ``pairs`` pairs (``players // 2`` by default) drawn from ``players``
+    players, places drawn."""
     import random
 
     rnd = random.Random(seed)
     ids = [f"p{i}" for i in range(players)]
+    pairs = players // 2 if pairs is None else pairs
     out = []
     for e in range(events):
-        field = rnd.sample(ids, players)
-        placings = tuple(PairPlacing((field[2 * i], field[2 * i + 1]), i + 1, 0) for i in range(players // 2))
+        field = rnd.sample(ids, 2 * pairs)
+        placings = tuple(PairPlacing((field[2 * i], field[2 * i + 1]), i + 1, 0) for i in range(pairs))
         out.append(CupEvent(f"e{e}", 1, placings))
     return out
 
@@ -802,3 +804,39 @@ def test_linear_relaxation_decides_the_rows_the_constructions_leave_open():
         assert b.worst >= a.worst  # a bound is never better than the exact worst
         if b.worst_exact:
             assert a.worst == b.worst
+
+
+def test_fixed_pair_rows_the_pooled_constructions_leave_open_are_decided_leg_by_leg():
+    # 64 players, two events of 16 pairs, three legs left: pairs share players, and the pooled model's
+    # constructions leave more than half the pair rows open; the bound, the relaxation and the search leg
+    # by leg decide every one. Where both are exact they agree, and a bound is never better than it
+    rows = rank_pairs(_field(64, 2, seed=3, pairs=16))
+    full = reach(rows, [1, 1, 1], pairs=True)
+    pooled_only = reach(rows, [1, 1, 1], pairs=True, pair_search_budget=0)
+    assert all(r.worst_exact for r in full)
+    assert sum(not r.worst_exact for r in pooled_only) > len(rows) // 2
+    for a, b in zip(full, pooled_only, strict=True):
+        assert a.best == b.best
+        assert b.worst >= a.worst
+        if b.worst_exact:
+            assert a.worst == b.worst
+
+
+def test_a_player_s_pairs_are_taken_together_only_while_the_legs_hold_them():
+    # three legs: a's pairs need one leg, one leg and two legs each (their fewest items); the third
+    # would make four, so it is left out and the next pair without a taken
+    def minimal(need):
+        return [(1,)] if need < 5 else [(1, 1)]
+
+    entrants = [(0, frozenset("ab")), (1, frozenset("ac")), (6, frozenset("ad")), (7, frozenset("ae"))]
+    entrants.append((8, frozenset("fg")))
+    kept = cup_reach_pool._playable(entrants, 3, minimal)
+    assert kept == [entrants[0], entrants[1], entrants[4]]  # 1 + 1 + 2 would be four legs for a
+
+
+def test_an_outcome_is_reused_for_a_row_of_the_same_key_with_the_two_pairs_swapped():
+    # rows x and y are level: y passing x takes the options x passing y took, everyone else the same
+    x, y, z = (0, frozenset("xw")), (0, frozenset("yv")), (3, frozenset("zu"))
+    outcome = [(y, ((0, 1),)), (z, ((1, 2),))]
+    assert cup_reach_pool._reused(outcome, [x, z]) == {0: ((0, 1),), 1: ((1, 2),)}
+    assert cup_reach_pool._reused(None, [x, z]) == {}

@@ -1,0 +1,211 @@
+"""The fixed pairs' outcome and bound from a linear relaxation leg by leg (``scoring.cup_reach`` docstring,
+step 10): where the construction of ``scoring.cup_reach_legs`` falls short of the pooled model's upper
+bound, the relaxation below, solved by HiGHS (``highspy``), finds an outcome that reaches it, or a bound
+that knows the players.
+
+Pure: no Django. Its columns are the entrants' *options*: one of an entrant's minimal patterns with each of
+its items in a leg of its own (a leg's demand of place p is met by place p or a better one), and for the
+newcomers of one need (new players: no one to share a leg with) one column an option counting how many of
+them take it. Its rows:
+
+* an entrant takes at most one option (the newcomers of a need: at most their number);
+* in each leg, for each place q, the demands asking q or better are at most ``cap * q`` (Hall's condition
+  for the places: then each demand gets its place or a better one);
+* a player's pairs take each leg at most once between them;
+* at least ``want`` options in all (:func:`by_relaxation`; none in :func:`upper_bound`).
+
+Whole amounts of it are exactly the outcomes of the legs left (each pair passing takes a minimal pattern
+or better, in legs of its own). :func:`by_relaxation` costs the items taken (fewest items leave the most
+places to the others); the solver's floating-point answer is only a guide: a solution whose amounts are
+whole numbers is checked in integers against every row (``scoring.cup_reach_legs.is_outcome``) before it
+counts. Else a *dive*: the whole parts of the amounts and the largest fraction rounded up become lower
+bounds and the relaxation is solved again; where that has no solution, the column rounded up stays below
+it instead; at most ``DIVES`` solves. The first solution's amounts also order the options of the
+depth-first search (``scoring.cup_reach_legs.by_search``) where the dive fails. :func:`upper_bound`
+maximises the options taken and proves its bound from the dual prices in integers.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import permutations
+from math import ceil
+
+from scoring.cup_reach_legs import Option, is_outcome
+from scoring.cup_reach_lp import OPTIONS, SCALE
+
+DIVES = 20  # relaxations solved at most by one dive
+
+
+@lru_cache(maxsize=4096)
+def _columns_of(pattern, legs, width) -> tuple[tuple[Option, tuple[int, ...]], ...]:
+    """Per option of ``pattern``: the option and its rows of the want and of Hall's condition (kept once a
+    process: a few patterns serve every season of one table)."""
+    out = []
+    for option in options(pattern, legs):
+        rows = [0]
+        for g, p in option:
+            rows.extend(range(1 + g * width + p - 1, 1 + (g + 1) * width))
+        out.append((option, tuple(rows)))
+    return tuple(out)
+
+
+def options(pattern, legs) -> list[Option]:
+    """Every way of putting the items of ``pattern`` (places, 1-based) in legs of their own."""
+    seen = {tuple(sorted(zip(gs, pattern, strict=True))) for gs in permutations(range(legs), len(pattern))}
+    return sorted(seen)
+
+
+class _Model:
+    """The relaxation's columns and rows for ``entrants`` (see the module docstring). Rows: want (0),
+    Hall's condition by leg and place (1 + leg * width + place - 1), the groups, then (player, leg) for
+    the players of more than one pair."""
+
+    def __init__(self, entrants, minimal, legs, cap, width):
+        groups: dict[object, list[int]] = {}
+        for k, (need, players) in enumerate(entrants):
+            groups.setdefault(("new", need) if not players else k, []).append(k)
+        hall_rows = 1 + legs * width
+        group_row = {group: hall_rows + r for r, group in enumerate(groups)}
+        player_row: dict[tuple[object, int], int] = {}
+        shared = {q for q, n in _players_count(entrants).items() if n > 1}
+        columns: list[tuple[object, Option]] = []
+        starts, rows = [0], []
+        for group, ks in groups.items():
+            need, players = entrants[ks[0]]
+            mine = sorted(players & shared, key=repr)  # rows numbered alike every run
+            for pattern in minimal(need):
+                for option, its_rows in _columns_of(pattern, legs, width):
+                    columns.append((group, option))
+                    rows += its_rows
+                    rows.append(group_row[group])
+                    for q in mine:
+                        for g, _ in option:
+                            r = player_row.get((q, g))
+                            if r is None:
+                                r = player_row[q, g] = hall_rows + len(groups) + len(player_row)
+                            rows.append(r)
+                    starts.append(len(rows))
+        self.groups, self.group_row, self.columns = groups, group_row, columns
+        self.starts, self.rows = starts, rows
+        self.upper = [float(len(groups[group])) for group, _ in columns]
+        # the rows' upper bounds, whole numbers (the want row has none: 0 here)
+        self.row_upper = (
+            [0]
+            + [cap * q for _ in range(legs) for q in range(1, width + 1)]
+            + [len(ks) for ks in groups.values()]
+            + [1] * len(player_row)
+        )
+
+    def lp(self, want, costs):
+        import highspy
+
+        n, m = len(self.columns), len(self.row_upper)
+        inf = highspy.kHighsInf
+        lp = highspy.HighsLp()
+        lp.num_col_, lp.num_row_ = n, m
+        lp.col_cost_ = costs
+        lp.col_lower_, lp.col_upper_ = [0.0] * n, self.upper
+        lp.row_lower_ = [float(want)] + [-inf] * (m - 1)
+        lp.row_upper_ = [inf] + [float(b) for b in self.row_upper[1:]]
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+        lp.a_matrix_.start_, lp.a_matrix_.index_ = self.starts, self.rows
+        lp.a_matrix_.value_ = [1.0] * len(self.rows)
+        solver = highspy._core._Highs()
+        for option, value in OPTIONS:
+            solver.setOptionValue(option, value)
+        # the dual simplex: a dive changes bounds, which keeps the last basis dual feasible (half the
+        # time of the primal simplex of cup_reach_lp's options on the dives of small seasons)
+        solver.setOptionValue("simplex_strategy", 1)
+        solver.passModel(lp)
+        return solver
+
+
+def upper_bound(entrants, minimal, legs, cap, width) -> int | None:
+    """At most how many of ``entrants`` can pass at once (None when the solver finds no optimum): the
+    relaxation's optimum of the most options taken, proved by its dual prices in integers. Any prices
+    y >= 0 with every column's rows summing to 1 or more bound it by the sum of the rows' bounds times
+    y; the solver's prices are rounded up to millionths (a column's sum only grows) and each group's
+    price raised where a column of it still falls short (the group's row is in all its columns), then
+    the bound is that sum, rounded down, all in integers."""
+    import highspy
+
+    model = _Model(entrants, minimal, legs, cap, width)
+    if not model.columns:
+        return 0
+    solver = model.lp(0, [-1.0] * len(model.columns))
+    solver.run()
+    if solver.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        return None
+    prices = [max(0, ceil(-y * SCALE)) for y in solver.getSolution().row_dual]
+    prices[0] = 0  # the want row: none here
+    starts, rows = model.starts, model.rows
+    for j, (group, _) in enumerate(model.columns):
+        its = rows[starts[j] : starts[j + 1]]
+        short = SCALE - sum(prices[r] for r in its)
+        if short > 0:
+            prices[model.group_row[group]] += short
+    return sum(p * b for p, b in zip(prices, model.row_upper, strict=True)) // SCALE
+
+
+def by_relaxation(entrants, minimal, legs, cap, width, want) -> tuple[dict[int, Option] | None, dict, int]:
+    """(the option each of ``want`` entrants or more takes in a real outcome, or None; the first
+    relaxation's amounts by entrant and option, for ``by_search``'s ``prefer``; the relaxations solved).
+    ``entrants``: (need, players); ``minimal(need)``: the minimal patterns."""
+    import highspy  # imported when first needed: most seasons are decided without it
+
+    model = _Model(entrants, minimal, legs, cap, width)
+    columns, groups, upper = model.columns, model.groups, model.upper
+    n = len(columns)
+    if not n:
+        return None, {}, 0
+    solver = model.lp(want, [float(len(option)) for _, option in columns])
+    lower, upper_now = [0.0] * n, list(upper)
+    prefer: dict[int, dict[Option, float]] = {}
+    last = None  # the column the dive's last step rounded up, and the bounds before it
+    for dive in range(DIVES):
+        solver.run()
+        if solver.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            if last is None:
+                return None, prefer, dive + 1
+            j, lower = last  # that rounding up had no way on: the column stays below it instead
+            upper_now[j] = lower[j]
+            last = None
+            solver.changeColsBounds(n, list(range(n)), lower, upper_now)
+            continue
+        amounts = list(solver.getSolution().col_value)
+        if not dive:
+            for (group, option), amount in zip(columns, amounts, strict=True):
+                if amount > 1e-9:
+                    for k in groups[group]:
+                        prefer.setdefault(k, {})[option] = amount
+        whole = [int(a + 1e-7) for a in amounts]
+        fractions = [(a - w, j) for j, (a, w) in enumerate(zip(amounts, whole, strict=True)) if a - w > 1e-6]
+        if not fractions:
+            taken = _taken(columns, whole, groups)
+            return (taken if is_outcome(taken, entrants, legs, cap, width, want) else None), prefer, dive + 1
+        lower = [max(low, float(w)) for low, w in zip(lower, whole, strict=True)]
+        j = max(fractions)[1]
+        last = (j, list(lower))
+        lower[j] = float(whole[j] + 1)
+        solver.changeColsBounds(n, list(range(n)), lower, upper_now)
+    return None, prefer, DIVES
+
+
+def _players_count(entrants) -> dict[object, int]:
+    count: dict[object, int] = {}
+    for _, players in entrants:
+        for q in players:
+            count[q] = count.get(q, 0) + 1
+    return count
+
+
+def _taken(columns, whole, groups) -> dict[int, Option]:
+    """The option of each entrant taking one: a newcomers' column's count goes to that many of them."""
+    taken: dict[int, Option] = {}
+    left = {group: list(ks) for group, ks in groups.items()}
+    for (group, option), times in zip(columns, whole, strict=True):
+        for _ in range(times):
+            if left[group]:
+                taken[left[group].pop()] = option
+    return taken
