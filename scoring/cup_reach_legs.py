@@ -160,86 +160,95 @@ def by_search(
     amounts first, and every leg tried (the amounts name legs). Cut where the entrants left cannot take a
     place each, counting one item for each that may still pass with one place alone and two for the
     others (:func:`_short`)."""
-    n = len(entrants)
-    want = n if want is None else want
-    patterns = [minimal(need) for need, _ in entrants]
-    alone = [next((t[0] for t in ts if len(t) == 1), 0) for ts in patterns]  # 0: no place is enough alone
-    demand = [[0] * (width + 1) for _ in range(legs)]  # by leg: the demands asking each place or better
-    known: dict[tuple, list[int]] = {}
-    slack = [_slack(row, cap, known) for row in demand]  # by leg and place - 1: demands more it takes
-    busy: list[set] = [set() for _ in range(legs)]  # by leg: the players playing it
-    left = set(range(n))
-    alone_left = [0] * (width + 1)  # the entrants left by their worst place enough alone (0: none)
-    for place in alone:
-        alone_left[place] += 1
-    taken: dict[int, Option] = {}
-    nodes = 0
+    search = _Search(entrants, minimal, legs, cap, width, budget, prefer)
+    want = len(entrants) if want is None else want
+    if not search.dfs(want, len(entrants) - want):
+        return None, search.nodes
+    return dict(search.taken), search.nodes
 
-    def singles(k) -> int:
-        players, place = entrants[k][1], alone[k]
+
+class _Search:
+    """The state of :func:`by_search`: by leg the demands asking each place or better, their slack (by
+    place - 1: demands more the leg takes) and the players playing it; the entrants left."""
+
+    def __init__(self, entrants, minimal, legs, cap, width, budget, prefer):
+        self.entrants, self.legs, self.cap, self.budget, self.prefer = entrants, legs, cap, budget, prefer
+        self.patterns = [minimal(need) for need, _ in entrants]
+        # each one's worst place enough alone, 0 none; and how many of those left have each
+        self.alone = [next((t[0] for t in ts if len(t) == 1), 0) for ts in self.patterns]
+        self.alone_left = [0] * (width + 1)
+        for place in self.alone:
+            self.alone_left[place] += 1
+        self.demand = [[0] * (width + 1) for _ in range(legs)]
+        self.known: dict[tuple, list[int]] = {}
+        self.slack = [_slack(row, cap, self.known) for row in self.demand]
+        self.busy: list[set] = [set() for _ in range(legs)]
+        self.left = set(range(len(entrants)))
+        self.taken: dict[int, Option] = {}
+        self.nodes = 0
+
+    def singles(self, k) -> int:
+        players, place = self.entrants[k][1], self.alone[k]
         if not place:
             return 0
-        return sum(1 for g in range(legs) if slack[g][place - 1] > 0 and not players & busy[g])
+        return sum(1 for g in range(self.legs) if self.slack[g][place - 1] > 0 and not players & self.busy[g])
 
-    def options(k) -> list[Option]:
+    def options(self, k) -> list[Option]:
         """Each item of a pattern in a leg of its own: a leg takes one more demand of place p iff its
         slack at p is positive."""
-        players = entrants[k][1]
-        free = [g for g in range(legs) if not players & busy[g]]
-        empty = [g for g in free if not any(demand[g])]
+        players, slack = self.entrants[k][1], self.slack
+        free = [g for g in range(self.legs) if not players & self.busy[g]]
+        empty = [g for g in free if not any(self.demand[g])]
         out, seen = [], set()
-        for pattern in patterns[k]:
+        for pattern in self.patterns[k]:
             for gs in permutations(free, len(pattern)):
                 unused = [g for g in empty if g not in gs]
-                if prefer is None and unused and any(g in empty and g > unused[0] for g in gs):
+                if self.prefer is None and unused and any(g in empty and g > unused[0] for g in gs):
                     continue  # an empty leg stands for every empty leg: the first ones are taken
                 option = tuple(sorted(zip(gs, pattern, strict=True)))
                 if option not in seen and all(slack[g][p - 1] > 0 for g, p in option):
                     seen.add(option)
                     out.append(option)
+        if self.prefer is not None:
+            amounts = self.prefer.get(k, {})
+            out.sort(key=lambda o: -amounts.get(o, 0.0))
         return out
 
-    def put(option, players, step) -> None:
+    def put(self, k, option, step) -> None:
+        players = self.entrants[k][1]
         for g, p in option:
-            demand[g][p] += step
-            slack[g] = _slack(demand[g], cap, known)
+            self.demand[g][p] += step
+            self.slack[g] = _slack(self.demand[g], self.cap, self.known)
             if step > 0:
-                busy[g] |= players
+                self.busy[g] |= players
             else:
-                busy[g] -= players  # no other pair of the leg has these players
+                self.busy[g] -= players  # no other pair of the leg has these players
+        if step > 0:
+            self.taken[k] = option
+        else:
+            del self.taken[k]
 
-    def dfs(skips) -> bool:
-        nonlocal nodes
-        more = want - len(taken)
+    def dfs(self, want, skips) -> bool:
+        more = want - len(self.taken)
         if not more:
             return True
-        nodes += 1
-        if nodes > budget or len(left) < more or _short(slack, alone_left, more):
+        self.nodes += 1
+        left = self.left
+        if self.nodes > self.budget or len(left) < more or _short(self.slack, self.alone_left, more):
             return False
-        k = min(left, key=lambda j: (singles(j), -j))
-        players = entrants[k][1]
+        k = min(left, key=lambda j: (self.singles(j), -j))
         left.discard(k)
-        alone_left[alone[k]] -= 1
-        opts = options(k)
-        if prefer is not None:
-            pk = prefer.get(k, {})
-            opts.sort(key=lambda o: -pk.get(o, 0.0))
-        for option in opts:
-            put(option, players, 1)
-            taken[k] = option
-            if dfs(skips):
+        self.alone_left[self.alone[k]] -= 1
+        for option in self.options(k):
+            self.put(k, option, 1)
+            if self.dfs(want, skips):
                 return True
-            put(option, players, -1)
-        taken.pop(k, None)
-        if skips and dfs(skips - 1):
+            self.put(k, option, -1)
+        if skips and self.dfs(want, skips - 1):
             return True
         left.add(k)
-        alone_left[alone[k]] += 1
+        self.alone_left[self.alone[k]] += 1
         return False
-
-    if not dfs(n - want):
-        return None, nodes
-    return dict(taken), nodes
 
 
 def _slack(row, cap, known) -> list[int]:
@@ -304,3 +313,39 @@ def is_outcome(taken, entrants, legs, cap, width, want) -> bool:
             if used > cap * q:
                 return False
     return True
+
+
+def reused(outcome, entrants) -> dict:
+    """The options of ``outcome`` ((entrant, option) pairs: another row's) given to the same entrants here,
+    and those left to the entrants here that were not in it, of the same need (the rows' X swapped)."""
+    if not outcome:
+        return {}
+    by_entrant: dict[tuple, list] = {}
+    for entrant, option in outcome:
+        by_entrant.setdefault(entrant, []).append(option)
+    taken = {}
+    for k, entrant in enumerate(entrants):
+        if by_entrant.get(entrant):
+            taken[k] = by_entrant[entrant].pop()
+    spare: dict[int, list] = {}
+    for entrant, options in by_entrant.items():
+        spare.setdefault(entrant[0], []).extend(options)
+    for k, (need, _) in enumerate(entrants):
+        if k not in taken and spare.get(need):
+            taken[k] = spare[need].pop()
+    return taken
+
+
+def playable(entrants, legs, minimal) -> list[tuple[int, frozenset]]:
+    """The entrants (easiest first) that can all play: a player's pairs take different legs for every
+    item, so each is kept while its players' pairs kept ask at most ``legs`` items in all, counting for
+    each pair the fewest items that pass it."""
+    load: dict[object, int] = {}
+    kept = []
+    for need, players in entrants:
+        fewest = len(minimal(need)[0])
+        if all(load.get(q, 0) + fewest <= legs for q in players):
+            for q in players:
+                load[q] = load.get(q, 0) + fewest
+            kept.append((need, players))
+    return kept

@@ -14,7 +14,7 @@ from itertools import accumulate, combinations_with_replacement, groupby
 from operator import mul
 
 from scoring.cup_reach_constructions import Constructions
-from scoring.cup_reach_legs import by_legs, by_search, is_outcome
+from scoring.cup_reach_legs import by_legs, by_search, is_outcome, playable, reused
 from scoring.cup_reach_legs_lp import by_relaxation, upper_bound
 from scoring.cup_reach_lp import lp_serves
 
@@ -156,19 +156,19 @@ class _Season:
 
     def _by_search(self, i, members, target) -> bool:
         """Can ``target`` pairs all pass entrant i? Of the pairs that can play together
-        (:func:`_playable`), the ``target`` and ``SEARCH_SPARE`` more of the easiest: the outcome found for
-        an entrant of the same key with the two swapped (:func:`_reused`), else the relaxation leg by leg
-        (``scoring.cup_reach_legs_lp``), else the depth-first search leg by leg in the order of its
-        amounts (``scoring.cup_reach_legs.by_search``, ``SEARCH_NODES`` nodes and what is left of the
+        (``cup_reach_legs.playable``), the ``target`` and ``SEARCH_SPARE`` more of the easiest: the outcome
+        found for an entrant of the same key with the two swapped (``cup_reach_legs.reused``), else the
+        relaxation leg by leg (``scoring.cup_reach_legs_lp``), else the depth-first search leg by leg in
+        the order of its amounts (``scoring.cup_reach_legs.by_search``, ``SEARCH_NODES`` nodes and what is left of the
         season's ``search_left``)."""
         pooled, t = self.pooled, self.enc[i]
         if pooled.search_left <= 0:
             return False
         cap = pooled.per_place // pooled.legs
-        entrants = _playable(self._able(i, members), pooled.legs, pooled.minimal)
+        entrants = playable(self._able(i, members), pooled.legs, pooled.minimal)
         if len(entrants) < target:
             return False
-        taken = _reused(self.outcomes.get((t, target)), entrants[: target + SEARCH_SPARE])
+        taken = reused(self.outcomes.get((t, target)), entrants[: target + SEARCH_SPARE])
         if not is_outcome(taken, entrants, pooled.legs, cap, pooled.width, target):
             taken = self._relaxed(entrants, cap, target)
             if taken is None:
@@ -216,42 +216,6 @@ class _Season:
         needs_pts += [tp] * (pooled.total - len(needs_pts))
         able = bisect_left(needs, pooled.top)  # ascending: the rest cannot pass even winning every leg
         return needs[:able], needs_pts[:able]
-
-
-def _reused(outcome, entrants) -> dict:
-    """The options of ``outcome`` ((entrant, option) pairs: another row's) given to the same entrants here,
-    and those left to the entrants here that were not in it, of the same need (the rows' X swapped)."""
-    if not outcome:
-        return {}
-    by_entrant: dict[tuple, list] = {}
-    for entrant, option in outcome:
-        by_entrant.setdefault(entrant, []).append(option)
-    taken = {}
-    for k, entrant in enumerate(entrants):
-        if by_entrant.get(entrant):
-            taken[k] = by_entrant[entrant].pop()
-    spare: dict[int, list] = {}
-    for entrant, options in by_entrant.items():
-        spare.setdefault(entrant[0], []).extend(options)
-    for k, (need, _) in enumerate(entrants):
-        if k not in taken and spare.get(need):
-            taken[k] = spare[need].pop()
-    return taken
-
-
-def _playable(entrants, legs, minimal) -> list[tuple[int, frozenset]]:
-    """The entrants (easiest first) that can all play: a player's pairs take different legs for every
-    item, so each is kept while its players' pairs kept ask at most ``legs`` items in all, counting for
-    each pair the fewest items that pass it."""
-    load: dict[object, int] = {}
-    kept = []
-    for need, players in entrants:
-        fewest = len(minimal(need)[0])
-        if all(load.get(q, 0) + fewest <= legs for q in players):
-            for q in players:
-                load[q] = load.get(q, 0) + fewest
-            kept.append((need, players))
-    return kept
 
 
 def _disjoint(sets) -> bool:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import cup_reach, cup_reach_lp, cup_reach_pool
+from scoring import cup_reach, cup_reach_legs, cup_reach_lp, cup_reach_pool
 from scoring.cup import CupEvent, PairPlacing, Placing, rank_pairs, rank_players
 from scoring.cup_reach import key, reach
 
@@ -830,7 +830,7 @@ def test_a_player_s_pairs_are_taken_together_only_while_the_legs_hold_them():
 
     entrants = [(0, frozenset("ab")), (1, frozenset("ac")), (6, frozenset("ad")), (7, frozenset("ae"))]
     entrants.append((8, frozenset("fg")))
-    kept = cup_reach_pool._playable(entrants, 3, minimal)
+    kept = cup_reach_legs.playable(entrants, 3, minimal)
     assert kept == [entrants[0], entrants[1], entrants[4]]  # 1 + 1 + 2 would be four legs for a
 
 
@@ -838,5 +838,5 @@ def test_an_outcome_is_reused_for_a_row_of_the_same_key_with_the_two_pairs_swapp
     # rows x and y are level: y passing x takes the options x passing y took, everyone else the same
     x, y, z = (0, frozenset("xw")), (0, frozenset("yv")), (3, frozenset("zu"))
     outcome = [(y, ((0, 1),)), (z, ((1, 2),))]
-    assert cup_reach_pool._reused(outcome, [x, z]) == {0: ((0, 1),), 1: ((1, 2),)}
-    assert cup_reach_pool._reused(None, [x, z]) == {}
+    assert cup_reach_legs.reused(outcome, [x, z]) == {0: ((0, 1),), 1: ((1, 2),)}
+    assert cup_reach_legs.reused(None, [x, z]) == {}
