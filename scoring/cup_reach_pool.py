@@ -159,8 +159,8 @@ class _Season:
         (``cup_reach_legs.playable``), the ``target`` and ``SEARCH_SPARE`` more of the easiest: the outcome
         found for an entrant of the same key with the two swapped (``cup_reach_legs.reused``), else the
         relaxation leg by leg (``scoring.cup_reach_legs_lp``), else the depth-first search leg by leg in
-        the order of its amounts (``scoring.cup_reach_legs.by_search``, ``SEARCH_NODES`` nodes and what is left of the
-        season's ``search_left``)."""
+        the order of its amounts (``scoring.cup_reach_legs.by_search``, ``SEARCH_NODES`` nodes and what is
+        left of the season's ``search_left``)."""
         pooled, t = self.pooled, self.enc[i]
         if pooled.search_left <= 0:
             return False
