@@ -146,14 +146,7 @@ def club_season(players: int, played: int, pairs: int, seed: int = 1):
 
 def small_season(players: int):
     """Four events of ``players // 2`` pairs among ``players`` players."""
-    rnd = random.Random(3)
-    ids = [f"p{i}" for i in range(players)]
-    events = []
-    for e in range(4):
-        field = rnd.sample(ids, players)
-        placings = tuple(PairPlacing((field[2 * i], field[2 * i + 1]), i + 1, 0) for i in range(players // 2))
-        events.append(CupEvent(f"e{e}", 1, placings))
-    return events
+    return club_season(players, 4, players // 2, seed=3)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ from __future__ import annotations
 from itertools import accumulate, permutations
 from operator import add, sub
 
+from scoring.cup_reach_lp import _meets
+
 Slot = tuple[int, int]  # (leg, place index)
 Option = tuple[tuple[int, int], ...]  # an entrant's items: (leg, place 1-based) each, sorted
 
@@ -306,13 +308,7 @@ def is_outcome(taken, entrants, legs, cap, width, want) -> bool:
                 if (q, g) in playing:
                     return False
                 playing.add((q, g))
-    for row in asked:
-        used = 0
-        for q in range(1, width + 1):
-            used += row[q]
-            if used > cap * q:
-                return False
-    return True
+    return all(_meets(row, cap) for row in asked)
 
 
 def reused(outcome, entrants) -> dict:

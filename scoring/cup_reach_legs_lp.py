@@ -27,6 +27,7 @@ maximises the options taken and proves its bound from the dual prices in integer
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import lru_cache
 from itertools import permutations
 from math import ceil
@@ -68,7 +69,7 @@ class _Model:
         hall_rows = 1 + legs * width
         group_row = {group: hall_rows + r for r, group in enumerate(groups)}
         player_row: dict[tuple[object, int], int] = {}
-        shared = {q for q, n in _players_count(entrants).items() if n > 1}
+        shared = {q for q, n in Counter(q for _, players in entrants for q in players).items() if n > 1}
         columns: list[tuple[object, Option]] = []
         starts, rows = [0], []
         for group, ks in groups.items():
@@ -190,14 +191,6 @@ def by_relaxation(entrants, minimal, legs, cap, width, want) -> tuple[dict[int, 
         lower[j] = float(whole[j] + 1)
         solver.changeColsBounds(n, list(range(n)), lower, upper_now)
     return None, prefer, DIVES
-
-
-def _players_count(entrants) -> dict[object, int]:
-    count: dict[object, int] = {}
-    for _, players in entrants:
-        for q in players:
-            count[q] = count.get(q, 0) + 1
-    return count
 
 
 def _taken(columns, whole, groups) -> dict[int, Option]:
