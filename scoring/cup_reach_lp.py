@@ -24,7 +24,10 @@ exact.
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
+from functools import lru_cache
+from itertools import groupby
 
 SCALE = 10**6  # the prices' unit: a pattern of price SCALE or more serves no need at a profit
 SHORT_NODES = 600  # nodes of the first, short completing search
@@ -109,13 +112,12 @@ def _rounded_up(pooled, columns, amounts, asked, more, rest) -> bool:
 def _classes(pooled, needs) -> Counter:
     """The needs as the relaxation's classes: needs with the same minimal patterns (one
     ``pooled.minimal_class``) have the same columns, so they are one row, counted under the hardest of
-    them (any pattern serving one serves all)."""
-    hardest, count = {}, Counter()
-    for d in needs:  # ascending: the last need of a class is its hardest
-        c = pooled.minimal_class(d)
-        hardest[c] = d
-        count[c] += 1
-    return Counter({hardest[c]: n for c, n in count.items()})
+    them (any pattern serving one serves all). The needs ascend: so do their classes."""
+    count = Counter()
+    for _, run in groupby(needs, pooled.minimal_class):
+        run = list(run)
+        count[run[-1]] = len(run)
+    return count
 
 
 def _dive(pooled, classes, high) -> int:
@@ -150,44 +152,39 @@ def _relaxation(pooled, classes, asked=None):
     columns, their amounts and the places' dual prices (integers, SCALE the unit, non-increasing), or
     None."""
     import highspy  # imported when first needed: most seasons are decided without it
+    import numpy as np
 
     width, per_place = pooled.width, pooled.per_place
-    column = pooled.pattern_columns()
     needs = sorted(classes)
     k = len(needs)
-    # rows: the places' items (0 .. width - 1), then the needs' counts (width ..), so each column's rows
-    # ascend with the pattern's part kept ready once a process
-    starts, rows, values, columns = [0], [], [], []
-    for i, d in enumerate(needs):
-        for pattern in pooled.minimal(d):
-            columns.append((d, pattern))
-            places, times = column[pattern]
-            rows += places
-            rows.append(width + i)
-            values += times
-            values.append(1.0)
-            starts.append(len(rows))
+    # rows: the places' items (0 .. width - 1), then the needs' counts (width ..): each class's columns
+    # kept ready once a season (:meth:`_Pooled.class_block`), the need's row put in where it says -1
+    columns, index, value, length, patterns = [], [], [], [], []
+    for d in needs:
+        pats, idx, val, lens = pooled.class_block(d)
+        columns += [(d, pattern) for pattern in pats]
+        index.append(idx)
+        value.append(val)
+        length.append(lens)
+        patterns.append(len(pats))
     n = len(columns)
-    for place in range(width - 1):  # an item of this place used as one of the next place
-        rows += [place, place + 1]
-        values += [1.0, -1.0]
-        starts.append(len(rows))
-    total = n + width - 1
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = total, width + k
-    lp.col_cost_ = [-1.0] * n + [0.0] * (width - 1)
-    lp.col_lower_, lp.col_upper_ = [0.0] * total, [highspy.kHighsInf] * total
-    lp.row_lower_ = [-highspy.kHighsInf] * (width + k)
+    shift, shift_index, shift_value, shift_length = _shift_columns(width)
+    index = np.concatenate([*index, shift_index])
+    index[index < 0] = np.repeat(np.arange(width, width + k, dtype=np.int32), patterns)
+    start = np.zeros(n + shift + 1, np.int32)
+    np.cumsum(np.concatenate([*length, shift_length]), out=start[1:])
+    total, rows = n + shift, width + k
+    cost = np.zeros(total)
+    cost[:n] = -1.0
     taken = asked[1:] if asked else [0] * width
-    lp.row_upper_ = [float(per_place - t) for t in taken] + [float(classes[d]) for d in needs]
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = starts, rows, values
-    # the solver's core: the public ``highspy.Highs`` prints a banner to standard output when first made,
-    # and adds callbacks nothing here uses
-    solver = highspy._core._Highs()
-    for option, value in OPTIONS:
-        solver.setOptionValue(option, value)
-    solver.passModel(lp)
+    row_upper = np.array([per_place - t for t in taken] + [classes[d] for d in needs], dtype=np.float64)
+    solver = _solver()
+    inf = highspy.kHighsInf
+    solver.passModel(
+        total, rows, len(index), int(highspy.MatrixFormat.kColwise), int(highspy.ObjSense.kMinimize), 0.0,
+        cost, np.zeros(total), np.full(total, inf), np.full(rows, -inf), row_upper,
+        start[:-1], index, np.concatenate([*value, shift_value]), np.zeros(total, np.int32),
+    )  # fmt: skip
     solver.run()
     if solver.getModelStatus() != highspy.HighsModelStatus.kOptimal:
         return None
@@ -198,23 +195,51 @@ def _relaxation(pooled, classes, asked=None):
     return columns, list(solution.col_value[:n]), prices
 
 
+_local = threading.local()
+
+
+def _solver():
+    """A HiGHS solver with ``OPTIONS`` set, one a thread (made once, and again if ``OPTIONS`` is another
+    tuple: a model passed replaces the last). The solver's core: the public ``highspy.Highs`` prints a
+    banner to standard output when first made, and adds callbacks nothing here uses."""
+    made = getattr(_local, "solver", None)
+    if made is None or made[0] is not OPTIONS:
+        import highspy
+
+        made = _local.solver = (OPTIONS, highspy._core._Highs())
+        for option, value in OPTIONS:
+            made[1].setOptionValue(option, value)
+    return made[1]
+
+
+@lru_cache(maxsize=8)
+def _shift_columns(width):
+    """The shift columns (an item of a place used as one of the next place): how many, their rows, values
+    and lengths."""
+    import numpy as np
+
+    shift = width - 1
+    index = np.array([r for place in range(shift) for r in (place, place + 1)], np.int32)
+    value = np.array([1.0, -1.0] * shift)
+    return shift, index, value, np.full(shift, 2, np.int32)
+
+
 def prices_bound(pooled, needs, prices) -> int:
     """The prices bound of the docstring (step 6) under ``prices`` (per place, non-increasing) with the
     cap SCALE: the m easiest needs are served only if the sum over them of the cheapest pattern serving
-    each (capped) is at most the price of every item. In integers: exact."""
+    each (capped) is at most the price of every item. In integers: exact. The needs ascend, so do their
+    classes (one cheapest price a class: the same minimal patterns) and their cheapest prices: they are
+    taken a run of one class at a time."""
     price = [0, *prices].__getitem__  # by place, 1-based
-    classes = [pooled.minimal_class(d) for d in needs]
-    by_class = {}  # one cheapest price a class of needs (they have the same minimal patterns)
-    for c, d in zip(classes, needs, strict=True):
-        if c not in by_class:
-            by_class[c] = min(SCALE, min(sum(map(price, t)) for t in pooled.minimal(d)))
     budget = pooled.per_place * sum(prices)
     spent = served = 0
-    for c in classes:  # the needs ascend: so do their cheapest prices
-        spent += by_class[c]
-        if spent > budget:
-            break
-        served += 1
+    for _, run in groupby(needs, pooled.minimal_class):
+        run = list(run)
+        cheapest = min(SCALE, min(sum(map(price, t)) for t in pooled.minimal(run[0])))
+        if spent + cheapest * len(run) > budget:  # then cheapest > 0
+            return served + (budget - spent) // cheapest
+        spent += cheapest * len(run)
+        served += len(run)
     return served
 
 

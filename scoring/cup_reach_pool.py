@@ -252,6 +252,7 @@ class _Pooled(Constructions):
         self.search_left = 10**9  # nodes of the fixed pairs' search leg by leg left this season
         self._minimal = {}  # by need
         self._minimal_by_class = {}
+        self._blocks = {}  # by class: its columns in the linear relaxation
         self._prices = None
         self._span = None
         self._patterns = None
@@ -422,10 +423,24 @@ class _Pooled(Constructions):
             self._span = (gains, spans, max(steps), sorted({*gains, *spans}))
         return self._span
 
-    def pattern_columns(self) -> dict:
-        """Each pattern's column in the linear relaxation's rows of places (``scoring.cup_reach_lp``):
-        (its places, 0-based and ascending; how many items of each, as floats)."""
-        return _minimal_shape(tuple(self.pts), self.legs, self.per_place)[3]
+    def class_block(self, d):
+        """The columns of need ``d``'s class in the linear relaxation (``scoring.cup_reach_lp``), kept per
+        class: its minimal patterns, and for each one after the other its rows of places (0-based) and
+        -1 for the need's row, their values (items of each place, 1 for the need) and lengths."""
+        c = self.minimal_class(d)
+        got = self._blocks.get(c)
+        if got is None:
+            import numpy as np
+
+            column = _minimal_shape(tuple(self.pts), self.legs, self.per_place)[3]
+            pats, index, value = self.minimal(d), [], []
+            for pattern in pats:
+                places, times = column[pattern]
+                index += [*places, -1]
+                value += [*times, 1.0]
+            lengths = np.array([len(column[pattern][0]) + 1 for pattern in pats], np.int32)
+            got = self._blocks[c] = (pats, np.array(index, np.int32), np.array(value), lengths)
+        return got
 
     def feasible(self, needs, needs_pts) -> bool | None:
         """Can every need (ascending) be served at once? None when the node budget runs out.
@@ -558,7 +573,7 @@ def _minimal_shape(pts, legs, per_place):
     order of ``minimal`` (fewest items, then the worst places first), the place (0-based) of its item
     whose worsening by a place costs the least gain (the smallest points step, and of equal steps the
     worst place: the encoded value's place counts step less there), and its column of
-    :meth:`_Pooled.pattern_columns`."""
+    :meth:`_Pooled.class_block`."""
     width = len(pts)
     pats = _price_shape(pts, legs, per_place)[0]
     places = [tuple(p + 1 for p in c if p < width) for c in pats]

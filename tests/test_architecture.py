@@ -106,8 +106,9 @@ def test_no_module_imports_a_view_module(app):
 
 # Libraries a function may import when first needed: not a cycle dodged, a cost deferred. HiGHS (``highspy``,
 # numpy with it) takes about 0.4 s to import and only the seasons the cup's reach cannot decide otherwise
-# need it (``scoring/cup_reach_lp.py``); at the top it would slow every process that loads the cup.
-LAZY_LIBRARIES = {"highspy"}
+# need it (``scoring/cup_reach_lp.py``, which hands it its columns as numpy arrays); at the top it would
+# slow every process that loads the cup.
+LAZY_LIBRARIES = {"highspy", "numpy"}
 
 
 def _lazy(node) -> bool:
