@@ -128,13 +128,18 @@ Decisions (the model; each is what the code and the brute-force test in
      are whole numbers, then checked in integers; else a depth-first search leg by leg in the order of
      its amounts (``scoring.cup_reach_legs.by_search``: next the pair with the fewest legs left for
      its place enough alone, cut by counting the places the pairs left need); an outcome found for one
-     pair of a key is tried first, with the two pairs swapped, for the next pair of that key. Where
-     none reaches the pooled bound, the same relaxation over every pair that can pass, maximised,
-     gives a bound that knows the players: its dual prices, rounded up to millionths and repaired per
-     pair so that every option's prices sum to 1, prove in integers that no more can pass; the
-     constructions then try that bound. The worst is exact when one of them reaches the least bound.
-     All of it shares ``pair_search_budget`` nodes a season (a relaxation solved counts as 250, the
-     bound as 2,500; the search at most 3,000 a row).
+     pair of a key is tried first, with the two pairs swapped, for the next pair of that key, and
+     otherwise the last outcome found for any key is carried over (each pair's option to the same
+     players, as the first minimal pattern of its need here that it can stand for,
+     ``scoring.cup_reach_legs.carried``): where that is no outcome, what of it clashes with nothing is
+     kept and the search completes it (``start``, at most 300 nodes). Where none reaches the pooled
+     bound, the same relaxation over every pair that can pass, maximised, gives a bound that knows
+     the players: its dual prices, rounded up to millionths and repaired per pair so that every
+     option's prices sum to 1, prove in integers that no more can pass; the constructions then try
+     that bound (searched again only where it is lower; for a key where it was lower once, the bound
+     comes first). The worst is exact when one of them reaches the least bound. All of it shares
+     ``pair_search_budget`` nodes a season (a relaxation solved counts as 250, the bound as 2,500; the
+     search at most 3,000 a row). The pairs' side lives in ``scoring.cup_reach_pairs``.
 
   Checked against every assignment of every leg's places (1–3 legs, 1–4 entrants, tables with equal
   and unequal points), against every outcome of 1–2 legs for whole small seasons, and against the
@@ -256,7 +261,8 @@ def reach(
         pooled.pooled.tries_left = construction_budget
         pooled.pooled.lp_left = lp_budget
         pooled.pooled.search_left = pair_search_budget
-        # the lower keys first: they are the cheaper ones, so a spent season budget hits the costly
+        # players: the lower keys first (the cheaper ones, so a spent season budget hits the costly);
+        # fixed pairs: the higher first, the rows read most, each outcome found carried to the next
         for i in sorted(range(len(keys)), key=keys.__getitem__):
             found[i] = pooled.worst(i, members if pairs else None)
     out = []

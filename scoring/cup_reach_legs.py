@@ -144,7 +144,7 @@ def take_slots(need, open_legs, left, val) -> list[Slot] | None:
 
 
 def by_search(
-    entrants, minimal, legs, cap, width, budget, want=None, prefer=None
+    entrants, minimal, legs, cap, width, budget, want=None, prefer=None, start=None
 ) -> tuple[dict[int, Option] | None, int]:
     """``want`` of ``entrants`` (all by default) passing X at once, searched leg by leg: (the option each
     takes, or None when no outcome serves them or ``budget`` nodes pass first; the nodes spent). An
@@ -164,7 +164,9 @@ def by_search(
     others (:func:`_short`)."""
     search = _Search(entrants, minimal, legs, cap, width, budget, prefer)
     want = len(entrants) if want is None else want
-    if not search.dfs(want, len(entrants) - want):
+    for k, option in (start or {}).items():
+        search.seed(k, option)
+    if not search.dfs(want, len(search.left) - (want - len(search.taken))):
         return None, search.nodes
     return dict(search.taken), search.nodes
 
@@ -215,6 +217,21 @@ class _Search:
             amounts = self.prefer.get(k, {})
             out.sort(key=lambda o: -amounts.get(o, 0.0))
         return out
+
+    def seed(self, k, option) -> None:
+        """Start from entrant ``k`` taking ``option``, if it still can (its legs its own, its players free
+        there, each leg's slack at its place positive)."""
+        players = self.entrants[k][1]
+        legs = [g for g, _ in option]
+        if k not in self.left or len(set(legs)) != len(legs):
+            return
+        if tuple(sorted(p for _, p in option)) not in self.patterns[k]:  # not one of its minimal patterns
+            return
+        if any(players & self.busy[g] or self.slack[g][p - 1] <= 0 for g, p in option):
+            return
+        self.left.discard(k)
+        self.alone_left[self.alone[k]] -= 1
+        self.put(k, option, 1)
 
     def put(self, k, option, step) -> None:
         players = self.entrants[k][1]
@@ -311,6 +328,19 @@ def is_outcome(taken, entrants, legs, cap, width, want) -> bool:
     return all(_meets(row, cap) for row in asked)
 
 
+def clashing(taken, entrants) -> set[int]:
+    """The entrants of ``taken`` (by entrant, an option) with a player who plays a leg in another of them."""
+    first: dict[tuple[object, int], int] = {}
+    out = set()
+    for k, option in taken.items():
+        for g, _ in option:
+            for q in entrants[k][1]:
+                other = first.setdefault((q, g), k)
+                if other != k:
+                    out |= {k, other}
+    return out
+
+
 def reused(outcome, entrants) -> dict:
     """The options of ``outcome`` ((entrant, option) pairs: another row's) given to the same entrants here,
     and those left to the entrants here that were not in it, of the same need (the rows' X swapped)."""
@@ -330,6 +360,36 @@ def reused(outcome, entrants) -> dict:
         if k not in taken and spare.get(need):
             taken[k] = spare[need].pop()
     return taken
+
+
+def carried(outcome, entrants, minimal) -> dict:
+    """Another row's ``outcome`` ((players, option) pairs) carried to ``entrants`` here, whose needs may
+    be other: each pair's option to the same players, the newcomers' (no players) to the newcomers here
+    in turn, each as the first minimal pattern of the need here that its items can stand for
+    (:func:`fitted`); an option that stands for none is left out."""
+    by_players: dict[frozenset, list] = {}
+    for players, option in outcome or ():
+        by_players.setdefault(players, []).append(option)
+    taken = {}
+    for k, (need, players) in enumerate(entrants):
+        options = by_players.get(players)
+        if options:
+            option = fitted(options.pop(), minimal(need))
+            if option is not None:
+                taken[k] = option
+    return taken
+
+
+def fitted(option, patterns) -> Option | None:
+    """The first of ``patterns`` (places ascending) whose items the items of ``option`` can stand for, a
+    place of the option for one of the pattern as good or worse, in the legs of those items; or None.
+    (A pattern of m places is stood for iff the option's m best places, best first, are each as good as
+    the pattern's in order.)"""
+    items = sorted(option, key=lambda item: item[1])
+    for pattern in patterns:
+        if len(pattern) <= len(items) and all(p <= q for (_, p), q in zip(items, pattern, strict=False)):
+            return tuple(sorted((g, q) for (g, _), q in zip(items, pattern, strict=False)))
+    return None
 
 
 def playable(entrants, legs, minimal) -> list[tuple[int, frozenset]]:

@@ -3,7 +3,7 @@ candidates can pass X at once when every result counts and the legs left share o
 
 Pure: no Django. Needs and gains are (points, place counts) vectors encoded as integers (:func:`_encoder`).
 The upper bounds and the search are here, the constructions (lower bounds) in
-``scoring.cup_reach_constructions``.
+``scoring.cup_reach_constructions``, the fixed pairs' steps in ``scoring.cup_reach_pairs``.
 """
 
 from __future__ import annotations
@@ -14,17 +14,10 @@ from itertools import accumulate, combinations_with_replacement, groupby
 from operator import mul
 
 from scoring.cup_reach_constructions import Constructions
-from scoring.cup_reach_legs import by_legs, by_search, is_outcome, playable, reused
-from scoring.cup_reach_legs_lp import by_relaxation, upper_bound
 from scoring.cup_reach_lp import lp_serves
+from scoring.cup_reach_pairs import FixedPairs
 
 POOLED_LEGS = 4  # above this many legs left the minimal patterns are not enumerated (the search decides)
-# The fixed pairs' outcome leg by leg (cup_reach_legs_lp, then cup_reach_legs.by_search): the easiest pairs
-# that can play together, SEARCH_SPARE more than the target; the search at most SEARCH_NODES nodes
-SEARCH_SPARE = 4
-SEARCH_NODES = 3000
-SOLVE_NODES = 250  # a relaxation solved counts as this many nodes of the search (about its time)
-BOUND_NODES = 2500  # the bound leg by leg, a relaxation of every pair that can pass, counts as many
 LP_NODES = 2000  # nodes of the search completing the linear relaxation's rounded solution (cup_reach_lp)
 # The item prices of the prices bound (docstring step 6, Prices): place p costs ceil((points * 2 + a) / k),
 # (k, a) in this order (the most often binding first, as measured on the benchmark's seasons).
@@ -64,7 +57,7 @@ def _encoder(base):
     return encode
 
 
-class _Season:
+class _Season(FixedPairs):
     """Per season: the candidates of every threshold key, solved once per distinct key."""
 
     def __init__(self, pooled, keys, encode):
@@ -75,6 +68,8 @@ class _Season:
         self.sorted_enc = sorted(self.enc)
         self.done = {}
         self.outcomes = {}  # (key, target) -> the fixed pairs' outcome last found leg by leg
+        self.last = None  # the last of them, (players, option) pairs
+        self.lowered = set()  # the keys whose bound leg by leg was below the pooled one
 
     def _candidates(self, i, members=None, limit=None) -> list[int]:
         """The entrants that may pass entrant i, easiest first (newcomers and zero keys apart), at most
@@ -107,95 +102,7 @@ class _Season:
                 memo = self.done[t] = self._solve_now(t, tp, self._candidates(i))
             served, high, exact = memo
             return free + served, free + high, exact
-        cands = self._candidates(i)
-        # fixed pairs: the pooled model ignores that a player plays in one pair a leg, so its count is
-        # an upper bound; what it serves is a real outcome when those pairs share no player, and so is
-        # what it serves of the easiest pairs each sharing no player with an easier one taken (further
-        # down the ranking than the first candidates when some are dropped)
-        served, high, _ = self._solve(t, tp, cands)
-        if not _disjoint([members[j] for j in cands[:served]]):
-            served = self._solve(t, tp, self._candidates(i, members))[0]
-            if served < high:
-                served = max(served, self._by_legs(i, members, high))
-            if served < high and self._by_search(i, members, high):
-                served = high
-            if served < high:
-                # the pooled bound may count an outcome no pairs can play: the bound leg by leg knows
-                # the players, and an outcome may reach what it leaves
-                high = min(high, self._legs_bound(i, members))
-                if served < high and self._by_search(i, members, high):
-                    served = high
-        return free + served, free + high, served == high
-
-    def _legs_bound(self, i, members) -> int:
-        """At most how many pairs can pass entrant i, by the relaxation leg by leg over every pair that can
-        (``scoring.cup_reach_legs_lp.upper_bound``; ``BOUND_NODES`` nodes of the season's
-        ``search_left``; without them, or without an optimum, no bound: the places' count)."""
-        pooled = self.pooled
-        if pooled.search_left <= 0:
-            return pooled.total
-        pooled.search_left -= BOUND_NODES
-        cap = pooled.per_place // pooled.legs
-        got = upper_bound(self._able(i, members), pooled.minimal, pooled.legs, cap, pooled.width)
-        return pooled.total if got is None else got
-
-    def _able(self, i, members) -> list[tuple[int, frozenset]]:
-        """(need, players) of the pairs that can pass entrant i winning every leg: the ranked easiest
-        first, then newcomers (new players)."""
-        t = self.enc[i]
-        ranked = self._candidates(i, limit=len(self.order))
-        entrants = [(t - self.enc[j], members[j]) for j in ranked]
-        entrants += [(t - self.zero, frozenset())] * self.pooled.total
-        return [e for e in entrants if e[0] < self.pooled.top]
-
-    def _by_legs(self, i, members, target) -> int:
-        """Pairs passing entrant i in an outcome built leg by leg (``scoring.cup_reach_legs``)."""
-        pooled = self.pooled
-        cap = pooled.per_place // pooled.legs
-        return len(by_legs(self._able(i, members), pooled.values, pooled.legs, cap, target))
-
-    def _by_search(self, i, members, target) -> bool:
-        """Can ``target`` pairs all pass entrant i? Of the pairs that can play together
-        (``cup_reach_legs.playable``), the ``target`` and ``SEARCH_SPARE`` more of the easiest: the outcome
-        found for an entrant of the same key with the two swapped (``cup_reach_legs.reused``), else the
-        relaxation leg by leg (``scoring.cup_reach_legs_lp``), else the depth-first search leg by leg in
-        the order of its amounts (``scoring.cup_reach_legs.by_search``, ``SEARCH_NODES`` nodes and what is
-        left of the season's ``search_left``)."""
-        pooled, t = self.pooled, self.enc[i]
-        if pooled.search_left <= 0:
-            return False
-        cap = pooled.per_place // pooled.legs
-        entrants = playable(self._able(i, members), pooled.legs, pooled.minimal)
-        if len(entrants) < target:
-            return False
-        taken = reused(self.outcomes.get((t, target)), entrants[: target + SEARCH_SPARE])
-        if not is_outcome(taken, entrants, pooled.legs, cap, pooled.width, target):
-            taken = self._relaxed(entrants, cap, target)
-            if taken is None:
-                return False
-        self.outcomes[(t, target)] = [(entrants[k], option) for k, option in taken.items()]
-        return True
-
-    def _relaxed(self, entrants, cap, target) -> dict | None:
-        """The options of ``target`` of ``entrants`` passing X: the relaxation leg by leg over the easiest
-        ``target + SEARCH_SPARE`` of them, then over all of them, then the search in the order of the
-        last relaxation's amounts (``SOLVE_NODES`` nodes a relaxation solved, ``SEARCH_NODES`` nodes at
-        most the search, all from the season's ``search_left``)."""
-        pooled = self.pooled
-        for some in (entrants[: target + SEARCH_SPARE], entrants):
-            if pooled.search_left <= 0:
-                return None
-            args = (some, pooled.minimal, pooled.legs, cap, pooled.width)
-            taken, amounts, solves = by_relaxation(*args, target)
-            pooled.search_left -= solves * SOLVE_NODES
-            if taken is not None:
-                return taken
-            if len(some) == len(entrants):
-                break
-        budget = min(SEARCH_NODES, pooled.search_left)
-        taken, nodes = by_search(*args, budget, target, amounts)
-        pooled.search_left -= nodes
-        return taken
+        return self.worst_of_pair(i, members, free, t, tp)
 
     def _solve(self, t, tp, cands):
         memo = self.done.get((t, tuple(cands)))
@@ -216,15 +123,6 @@ class _Season:
         needs_pts += [tp] * (pooled.total - len(needs_pts))
         able = bisect_left(needs, pooled.top)  # ascending: the rest cannot pass even winning every leg
         return needs[:able], needs_pts[:able]
-
-
-def _disjoint(sets) -> bool:
-    seen = set()
-    for m in sets:
-        if seen & m:
-            return False
-        seen |= m
-    return True
 
 
 class _Pooled(Constructions):

@@ -3,12 +3,12 @@ construction, the search and the relaxation return is always an outcome that can
 one exactly when brute force does, and they find the ones the pooled model's other lower bounds miss."""
 
 from collections import Counter
-from itertools import combinations_with_replacement, product
+from itertools import combinations_with_replacement, permutations, product
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.cup_reach_legs import by_legs, by_search, is_outcome, placed
+from scoring.cup_reach_legs import by_legs, by_search, carried, clashing, fitted, is_outcome, placed
 from scoring.cup_reach_legs_lp import DIVES, by_relaxation, upper_bound
 
 PAIRS = [frozenset(p) for p in ("ab", "ac", "ad", "bc", "bd", "cd", "ef", "ae")]
@@ -229,3 +229,87 @@ def test_the_bound_leg_by_leg_counts_a_player_once_a_leg():
     entrants = [(0, frozenset("ab")), (0, frozenset("ac")), (0, frozenset("ad"))]
     assert upper_bound(entrants, _minimal_by_definition(values, 1), 1, 1, 3) == 1
     assert upper_bound(entrants[:1] + [(0, frozenset("cd"))], _minimal_by_definition(values, 1), 1, 1, 3) == 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(problems(), st.data())
+def test_from_part_of_an_outcome_the_search_completes_it(problem, data):
+    # any part of an outcome the search found, given as its start, is kept and completed (the rest of
+    # that outcome is one way on); a start that clashes is left out where it clashes
+    entrants, values, legs, cap, _ = problem
+    want = data.draw(st.integers(1, len(entrants)))
+    minimal = _minimal_by_definition(values, legs)
+    whole, _ = by_search(entrants, minimal, legs, cap, len(values), 10**6, want)
+    if whole is None:
+        return
+    part = {k: o for k, o in whole.items() if data.draw(st.booleans())}
+    taken, _ = by_search(entrants, minimal, legs, cap, len(values), 10**6, want, start=part)
+    assert taken is not None and is_outcome(taken, entrants, legs, cap, len(values), want)
+    assert all(taken[k] == option for k, option in part.items())
+
+
+def test_a_start_that_cannot_be_kept_is_left_out():
+    # (a, b) and (a, c) both asked leg 0: a plays once a leg, so the second is searched afresh; a start
+    # that is not one of the pair's minimal patterns is not taken either
+    values = [3, 2, 1]
+    entrants = [(0, frozenset("ab")), (0, frozenset("ac")), (4, frozenset("de"))]
+    minimal = _minimal_by_definition(values, 2)
+    start = {0: ((0, 3),), 1: ((0, 3),), 2: ((1, 3),)}  # (d, e) needs more than 4: place 3 is not
+    taken, _ = by_search(entrants, minimal, 2, 1, 3, 1000, 3, start=start)
+    assert taken is not None and taken[0] == ((0, 3),)
+    assert taken[1][0][0] == 1 and taken[2] != ((1, 3),)
+    assert is_outcome(taken, entrants, 2, 1, 3, 3)
+
+
+def test_clashing_names_every_pair_of_a_player_twice_in_a_leg():
+    entrants = [(0, frozenset("ab")), (0, frozenset("ac")), (0, frozenset("ad")), (0, frozenset("ef"))]
+    taken = {0: ((0, 1),), 1: ((1, 2),), 2: ((0, 3), (1, 1)), 3: ((0, 2),)}
+    assert clashing(taken, entrants) == {0, 1, 2}  # a: leg 0 in pairs 0 and 2, leg 1 in 1 and 2
+    assert clashing({0: ((0, 1),), 3: ((0, 2),)}, entrants) == set()
+
+
+def _stands_for_by_definition(option, pattern) -> bool:
+    """Some of the option's items, one for each of the pattern's places, each as good or better."""
+    return any(
+        all(option[i][1] <= q for i, q in zip(chosen, pattern, strict=True))
+        for chosen in permutations(range(len(option)), len(pattern))
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(1, 5), min_size=1, max_size=3),
+    st.lists(st.lists(st.integers(1, 5), min_size=1, max_size=3), max_size=5),
+)
+def test_fitted_takes_the_first_pattern_the_option_stands_for(places, patterns):
+    option = tuple(enumerate(places))  # an item a leg
+    patterns = [tuple(sorted(p)) for p in patterns]
+    got = fitted(option, patterns)
+    first = next((p for p in patterns if _stands_for_by_definition(option, p)), None)
+    if first is None:
+        assert got is None
+        return
+    assert tuple(sorted(p for _, p in got)) == first
+    legs = [g for g, _ in got]
+    assert len(set(legs)) == len(legs)
+    worst_of_leg = dict(option)
+    assert all(worst_of_leg[g] <= p for g, p in got)  # each item in a leg where the option was as good
+
+
+def test_an_outcome_is_carried_to_the_same_players_and_the_newcomers():
+    # another row's outcome: (a, b) on a 2nd place, (c, d) on two places, two newcomers; here (a, b) needs
+    # more (a 1st now), (c, d) less (one item of its two is enough), one newcomer, and (e, f) new to it
+    values = [5, 3, 1]
+    minimal = _minimal_by_definition(values, 2)
+    outcome = [
+        (frozenset("ab"), ((0, 2),)),
+        (frozenset("cd"), ((0, 1), (1, 3))),
+        (frozenset(), ((1, 1),)),
+        (frozenset(), ((2, 2),)),
+    ]
+    entrants = [(2, frozenset("cd")), (0, frozenset()), (3, frozenset("ef")), (3, frozenset("ab"))]
+    taken = carried(outcome, entrants, minimal)
+    assert taken[0] == ((0, 2),)  # (c, d): more than 2 is a 2nd alone, in the leg of its 1st
+    assert taken[1] in {((1, 3),), ((2, 3),)}  # a newcomer's option, as little as is enough
+    assert 2 not in taken  # (e, f) was not in it
+    assert 3 not in taken  # (a, b)'s 2nd (3) is not more than 3 now

@@ -1,0 +1,152 @@
+"""The fixed pairs' worst case in the pooled model (``scoring.cup_reach`` docstring, step 10): the pooled
+count is an upper bound for them (a player plays in one pair a leg); the outcomes leg by leg of
+``scoring.cup_reach_legs`` and ``scoring.cup_reach_legs_lp`` and the bound that knows the players decide
+the rest, within the season's ``search_left`` nodes.
+
+Pure: no Django. :class:`FixedPairs` is mixed into ``scoring.cup_reach_pool._Season`` and reads its
+attributes (``pooled``, ``enc``, ``zero``, ``order``, ``outcomes``, ``last``, ``lowered``) and methods
+(``_candidates``, ``_solve``).
+"""
+
+from __future__ import annotations
+
+from scoring.cup_reach_legs import by_legs, by_search, carried, clashing, is_outcome, playable, reused
+from scoring.cup_reach_legs_lp import by_relaxation, upper_bound
+
+# The fixed pairs' outcome leg by leg (cup_reach_legs_lp, then cup_reach_legs.by_search): the easiest pairs
+# that can play together, SEARCH_SPARE more than the target; the search at most SEARCH_NODES nodes
+SEARCH_SPARE = 4
+SEARCH_NODES = 3000
+SOLVE_NODES = 250  # a relaxation solved counts as this many nodes of the search (about its time)
+COMPLETE_NODES = 300  # the search completing another row's outcome carried here
+BOUND_NODES = 2500  # the bound leg by leg, a relaxation of every pair that can pass, counts as many
+
+
+class FixedPairs:
+    """The fixed pairs' steps of ``_Season.worst``."""
+
+    def worst_of_pair(self, i, members, free, t, tp) -> tuple[int, int, bool]:
+        """(pairs that can be ahead of pair i at once, a safe bound on it, exact); ``free``: those ahead
+        already, ``t`` and ``tp`` its key encoded and its points."""
+        cands = self._candidates(i)
+        # fixed pairs: the pooled model ignores that a player plays in one pair a leg, so its count is
+        # an upper bound; what it serves is a real outcome when those pairs share no player, and so is
+        # what it serves of the easiest pairs each sharing no player with an easier one taken (further
+        # down the ranking than the first candidates when some are dropped)
+        served, high, _ = self._solve(t, tp, cands)
+        if not _disjoint([members[j] for j in cands[:served]]):
+            served = self._solve(t, tp, self._candidates(i, members))[0]
+            if served < high:
+                served = max(served, self._by_legs(i, members, high))
+            # the pooled bound may count an outcome no pairs can play: the bound leg by leg knows the
+            # players, and an outcome may reach what it leaves; first where it did for this key before
+            bounded = served < high and t in self.lowered
+            if bounded:
+                high = min(high, self._legs_bound(i, members))
+            if served < high and self._by_search(i, members, high):
+                served = high
+            if served < high and not bounded:
+                bound = self._legs_bound(i, members)
+                if bound < high:  # searched again only then
+                    self.lowered.add(t)
+                    high = bound
+                    if served < high and self._by_search(i, members, high):
+                        served = high
+        return free + served, free + high, served == high
+
+    def _legs_bound(self, i, members) -> int:
+        """At most how many pairs can pass entrant i, by the relaxation leg by leg over every pair that can
+        (``scoring.cup_reach_legs_lp.upper_bound``; ``BOUND_NODES`` nodes of the season's
+        ``search_left``; without them, or without an optimum, no bound: the places' count)."""
+        pooled = self.pooled
+        if pooled.search_left <= 0:
+            return pooled.total
+        pooled.search_left -= BOUND_NODES
+        cap = pooled.per_place // pooled.legs
+        got = upper_bound(self._able(i, members), pooled.minimal, pooled.legs, cap, pooled.width)
+        return pooled.total if got is None else got
+
+    def _able(self, i, members) -> list[tuple[int, frozenset]]:
+        """(need, players) of the pairs that can pass entrant i winning every leg: the ranked easiest
+        first, then newcomers (new players)."""
+        t = self.enc[i]
+        ranked = self._candidates(i, limit=len(self.order))
+        entrants = [(t - self.enc[j], members[j]) for j in ranked]
+        entrants += [(t - self.zero, frozenset())] * self.pooled.total
+        return [e for e in entrants if e[0] < self.pooled.top]
+
+    def _by_legs(self, i, members, target) -> int:
+        """Pairs passing entrant i in an outcome built leg by leg (``scoring.cup_reach_legs``)."""
+        pooled = self.pooled
+        cap = pooled.per_place // pooled.legs
+        return len(by_legs(self._able(i, members), pooled.values, pooled.legs, cap, target))
+
+    def _by_search(self, i, members, target) -> bool:
+        """Can ``target`` pairs all pass entrant i? Of the pairs that can play together
+        (``cup_reach_legs.playable``), the ``target`` and ``SEARCH_SPARE`` more of the easiest: the outcome
+        found for an entrant of the same key with the two swapped (``cup_reach_legs.reused``), else the
+        relaxation leg by leg (``scoring.cup_reach_legs_lp``), else the depth-first search leg by leg in
+        the order of its amounts (``scoring.cup_reach_legs.by_search``, ``SEARCH_NODES`` nodes and what is
+        left of the season's ``search_left``)."""
+        pooled, t = self.pooled, self.enc[i]
+        if pooled.search_left <= 0:
+            return False
+        cap = pooled.per_place // pooled.legs
+        entrants = playable(self._able(i, members), pooled.legs, pooled.minimal)
+        if len(entrants) < target:
+            return False
+        taken = reused(self.outcomes.get((t, target)), entrants[: target + SEARCH_SPARE])
+        if not taken and self.last is not None:
+            taken = carried(self.last, entrants, pooled.minimal)
+        if taken and not is_outcome(taken, entrants, pooled.legs, cap, pooled.width, target):
+            taken = self._completed(entrants, cap, target, taken)
+        if not taken or not is_outcome(taken, entrants, pooled.legs, cap, pooled.width, target):
+            taken = self._relaxed(entrants, cap, target)
+            if taken is None:
+                return False
+        self.outcomes[(t, target)] = [(entrants[k], option) for k, option in taken.items()]
+        self.last = [(entrants[k][1], option) for k, option in taken.items()]
+        return True
+
+    def _completed(self, entrants, cap, target, taken) -> dict | None:
+        """The options ``taken`` (another row's outcome given to the entrants here) that clash with none
+        (``cup_reach_legs.clashing``) kept, and the search leg by leg for the rest from them
+        (``COMPLETE_NODES`` nodes at most)."""
+        pooled = self.pooled
+        clash = clashing(taken, entrants)
+        start = {k: option for k, option in taken.items() if k not in clash}
+        budget = min(COMPLETE_NODES, pooled.search_left)
+        args = (entrants, pooled.minimal, pooled.legs, cap, pooled.width, budget, target)
+        taken, nodes = by_search(*args, start=start)
+        pooled.search_left -= nodes
+        return taken
+
+    def _relaxed(self, entrants, cap, target) -> dict | None:
+        """The options of ``target`` of ``entrants`` passing X: the relaxation leg by leg over the easiest
+        ``target + SEARCH_SPARE`` of them, then over all of them, then the search in the order of the
+        last relaxation's amounts (``SOLVE_NODES`` nodes a relaxation solved, ``SEARCH_NODES`` nodes at
+        most the search, all from the season's ``search_left``)."""
+        pooled = self.pooled
+        for some in (entrants[: target + SEARCH_SPARE], entrants):
+            if pooled.search_left <= 0:
+                return None
+            args = (some, pooled.minimal, pooled.legs, cap, pooled.width)
+            taken, amounts, solves = by_relaxation(*args, target)
+            pooled.search_left -= solves * SOLVE_NODES
+            if taken is not None:
+                return taken
+            if len(some) == len(entrants):
+                break
+        budget = min(SEARCH_NODES, pooled.search_left)
+        taken, nodes = by_search(*args, budget, target, amounts)
+        pooled.search_left -= nodes
+        return taken
+
+
+def _disjoint(sets) -> bool:
+    seen = set()
+    for m in sets:
+        if seen & m:
+            return False
+        seen |= m
+    return True
