@@ -12,6 +12,9 @@ Run: .venv/bin/python bench/cup_reach_speed.py
 
 It also prints, one run each, the fixed pairs of three club-sized seasons (80, 64 and 40 players in events of
 16 pairs: many pairs share a player) and the players with one to three legs left.
+
+     .venv/bin/python bench/cup_reach_speed.py --clubs 6  (seasons 1..6 of five club sizes, 40 to 80
+     players in events of 16 pairs: the fixed pairs' reach, its time and the pair rows exact)
 """
 
 from __future__ import annotations
@@ -131,6 +134,28 @@ def seeds(count: int) -> None:
     )
 
 
+CLUB_SIZES = ((40, 3), (48, 3), (64, 3), (64, 2), (80, 3))  # (players, events played) of 16 pairs
+
+
+def clubs(count: int) -> None:
+    """Club-sized seasons 1..count of :func:`club_season` in each of ``CLUB_SIZES``, 3 legs left: the fixed
+    pairs' reach, one run each: its time and the pair rows with an exact worst, per season and in all."""
+    total_ms, exact, rows = 0.0, 0, 0
+    for seed in range(1, count + 1):
+        for n_players, played in CLUB_SIZES:
+            pair_rows = rank_pairs(club_season(n_players, played, 16, seed=seed))
+            ms, got = timed(lambda r=pair_rows: reach(r, [1, 1, 1], pairs=True), runs=1)
+            total_ms += ms
+            exact += sum(1 for r in got if r.worst_exact)
+            rows += len(got)
+            print(
+                f"club season {seed:2d}, {n_players} players, {played} events: {ms:7.1f} ms,"
+                f" exact worst {sum(1 for r in got if r.worst_exact)}/{len(got)}"
+            )
+    seasons = count * len(CLUB_SIZES)
+    print(f"{seasons} club seasons: {total_ms / seasons:.0f} ms a season, pair rows exact: {exact}/{rows}")
+
+
 def club_season(players: int, played: int, pairs: int, seed: int = 1):
     """``played`` events of ``pairs`` pairs drawn from ``players`` players: fewer players than the benchmark's
     season, so more pairs share a player (a club's cup)."""
@@ -152,5 +177,7 @@ def small_season(players: int):
 if __name__ == "__main__":
     if "--seeds" in sys.argv:
         seeds(int(sys.argv[sys.argv.index("--seeds") + 1]))
+    elif "--clubs" in sys.argv:
+        clubs(int(sys.argv[sys.argv.index("--clubs") + 1]))
     else:
         main()

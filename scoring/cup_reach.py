@@ -138,7 +138,8 @@ Decisions (the model; each is what the code and the brute-force test in
      option's prices sum to 1, prove in integers that no more can pass; the constructions then try
      that bound (searched again only where it is lower; for a key where it was lower once, the bound
      comes first). The worst is exact when one of them reaches the least bound. All of it shares
-     ``pair_search_budget`` nodes a season (a relaxation solved counts as 250, the bound as 2,500; the
+     ``pair_search_budget`` nodes a season (60,000 by default; a relaxation solved counts as 250, the
+     bound as 2,500; the
      search at most 3,000 a row). The pairs' side lives in ``scoring.cup_reach_pairs``.
 
   Checked against every assignment of every leg's places (1–3 legs, 1–4 entrants, tables with equal
@@ -237,7 +238,7 @@ def reach(
     fallback_budget: int = 2000,
     construction_budget: int = 40,
     lp_budget: int = 40,
-    pair_search_budget: int = 30000,
+    pair_search_budget: int = 60000,
 ) -> list[Reach]:
     """Best and worst reachable positions of every row of ``rank_players`` (or ``rank_pairs``)."""
     if not weights:
