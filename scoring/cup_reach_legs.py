@@ -8,6 +8,7 @@ so two pairs sharing a player may both pass in different legs.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import accumulate, permutations
 from operator import add, sub
 
@@ -201,17 +202,12 @@ class _Search:
         """Each item of a pattern in a leg of its own: a leg takes one more demand of place p iff its
         slack at p is positive."""
         players, slack = self.entrants[k][1], self.slack
-        free = [g for g in range(self.legs) if not players & self.busy[g]]
-        empty = [g for g in free if not any(self.demand[g])]
-        out, seen = [], set()
+        free = tuple(g for g in range(self.legs) if not players & self.busy[g])
+        empty = tuple(g for g in free if not any(self.demand[g]))
+        out = []
         for pattern in self.patterns[k]:
-            for gs in permutations(free, len(pattern)):
-                unused = [g for g in empty if g not in gs]
-                if self.prefer is None and unused and any(g in empty and g > unused[0] for g in gs):
-                    continue  # an empty leg stands for every empty leg: the first ones are taken
-                option = tuple(sorted(zip(gs, pattern, strict=True)))
-                if option not in seen and all(slack[g][p - 1] > 0 for g, p in option):
-                    seen.add(option)
+            for option in _placings(pattern, free, empty if self.prefer is None else ()):
+                if all(slack[g][p - 1] > 0 for g, p in option):
                     out.append(option)
         if self.prefer is not None:
             amounts = self.prefer.get(k, {})
@@ -268,6 +264,23 @@ class _Search:
         left.add(k)
         self.alone_left[self.alone[k]] += 1
         return False
+
+
+@lru_cache(maxsize=65536)
+def _placings(pattern, free, empty) -> tuple[Option, ...]:
+    """The options of ``pattern`` (places ascending) over the legs ``free``, each once, in the order of
+    the legs' permutations (kept once a process): an empty leg (of ``empty``) stands for every empty leg,
+    so of those the first ones are taken."""
+    out, seen = [], set()
+    for gs in permutations(free, len(pattern)):
+        unused = [g for g in empty if g not in gs]
+        if unused and any(g in empty and g > unused[0] for g in gs):
+            continue
+        option = tuple(sorted(zip(gs, pattern, strict=True)))
+        if option not in seen:
+            seen.add(option)
+            out.append(option)
+    return tuple(out)
 
 
 def _slack(row, cap, known) -> list[int]:

@@ -154,6 +154,7 @@ def by_relaxation(entrants, minimal, legs, cap, width, want) -> tuple[dict[int, 
     relaxation's amounts by entrant and option, for ``by_search``'s ``prefer``; the relaxations solved).
     ``entrants``: (need, players); ``minimal(need)``: the minimal patterns."""
     import highspy  # imported when first needed: most seasons are decided without it
+    import numpy as np
 
     model = _Model(entrants, minimal, legs, cap, width)
     columns, groups, upper = model.columns, model.groups, model.upper
@@ -161,7 +162,8 @@ def by_relaxation(entrants, minimal, legs, cap, width, want) -> tuple[dict[int, 
     if not n:
         return None, {}, 0
     solver = model.lp(want, [float(len(option)) for _, option in columns])
-    lower, upper_now = [0.0] * n, list(upper)
+    every = np.arange(n, dtype=np.int32)
+    lower, upper_now = np.zeros(n), np.array(upper)
     prefer: dict[int, dict[Option, float]] = {}
     last = None  # the column the dive's last step rounded up, and the bounds before it
     for dive in range(DIVES):
@@ -172,24 +174,24 @@ def by_relaxation(entrants, minimal, legs, cap, width, want) -> tuple[dict[int, 
             j, lower = last  # that rounding up had no way on: the column stays below it instead
             upper_now[j] = lower[j]
             last = None
-            solver.changeColsBounds(n, list(range(n)), lower, upper_now)
+            solver.changeColsBounds(n, every, lower, upper_now)
             continue
-        amounts = list(solver.getSolution().col_value)
+        amounts = np.asarray(solver.getSolution().col_value)
         if not dive:
-            for (group, option), amount in zip(columns, amounts, strict=True):
-                if amount > 1e-9:
-                    for k in groups[group]:
-                        prefer.setdefault(k, {})[option] = amount
-        whole = [int(a + 1e-7) for a in amounts]
-        fractions = [(a - w, j) for j, (a, w) in enumerate(zip(amounts, whole, strict=True)) if a - w > 1e-6]
-        if not fractions:
-            taken = _taken(columns, whole, groups)
+            for j in np.flatnonzero(amounts > 1e-9).tolist():
+                group, option = columns[j]
+                for k in groups[group]:
+                    prefer.setdefault(k, {})[option] = float(amounts[j])
+        whole = np.floor(amounts + 1e-7)
+        fraction = np.where(amounts - whole > 1e-6, amounts - whole, 0.0)
+        if not fraction.any():
+            taken = _taken(columns, whole.astype(int).tolist(), groups)
             return (taken if is_outcome(taken, entrants, legs, cap, width, want) else None), prefer, dive + 1
-        lower = [max(low, float(w)) for low, w in zip(lower, whole, strict=True)]
-        j = max(fractions)[1]
-        last = (j, list(lower))
-        lower[j] = float(whole[j] + 1)
-        solver.changeColsBounds(n, list(range(n)), lower, upper_now)
+        lower = np.maximum(lower, whole)
+        j = n - 1 - int(np.argmax(fraction[::-1]))  # the largest fraction, the last of equal ones
+        last = (j, lower.copy())
+        lower[j] = whole[j] + 1
+        solver.changeColsBounds(n, every, lower, upper_now)
     return None, prefer, DIVES
 
 
