@@ -162,7 +162,9 @@ def by_search(
     (by entrant, an amount for some options: ``scoring.cup_reach_legs_lp``), the options with the larger
     amounts first, and every leg tried (the amounts name legs). Cut where the entrants left cannot take a
     place each, counting one item for each that may still pass with one place alone and two for the
-    others (:func:`_short`)."""
+    others (:func:`_short`). With ``start`` (by entrant, an option: another row's outcome), each of its
+    options that still can be taken (:meth:`_Search.seed`) is taken first and kept; the search is for
+    the rest."""
     search = _Search(entrants, minimal, legs, cap, width, budget, prefer)
     want = len(entrants) if want is None else want
     for k, option in (start or {}).items():
@@ -215,8 +217,9 @@ class _Search:
         return out
 
     def seed(self, k, option) -> None:
-        """Start from entrant ``k`` taking ``option``, if it still can (its legs its own, its players free
-        there, each leg's slack at its place positive)."""
+        """Start from entrant ``k`` taking ``option``, if it still can: its places one of the entrant's
+        minimal patterns, its legs its own, its players free there, each leg's slack at its place
+        positive."""
         players = self.entrants[k][1]
         legs = [g for g, _ in option]
         if k not in self.left or len(set(legs)) != len(legs):
@@ -245,7 +248,7 @@ class _Search:
 
     def dfs(self, want, skips) -> bool:
         more = want - len(self.taken)
-        if not more:
+        if more <= 0:  # a start may hold more than are wanted
             return True
         self.nodes += 1
         left = self.left
@@ -394,10 +397,10 @@ def carried(outcome, entrants, minimal) -> dict:
 
 
 def fitted(option, patterns) -> Option | None:
-    """The first of ``patterns`` (places ascending) whose items the items of ``option`` can stand for, a
-    place of the option for one of the pattern as good or worse, in the legs of those items; or None.
-    (A pattern of m places is stood for iff the option's m best places, best first, are each as good as
-    the pattern's in order.)"""
+    """The first of ``patterns`` (places ascending) that ``option`` stands for: each of the pattern's
+    places asked in the leg of one of the option's items at that place or a better one; or None. (A
+    pattern of m places is stood for iff the option's m best places, best first, are each at least as
+    good as the pattern's in order: asking a worse place of a leg only leaves it more room.)"""
     items = sorted(option, key=lambda item: item[1])
     for pattern in patterns:
         if len(pattern) <= len(items) and all(p <= q for (_, p), q in zip(items, pattern, strict=False)):

@@ -261,6 +261,14 @@ def test_a_start_that_cannot_be_kept_is_left_out():
     assert is_outcome(taken, entrants, 2, 1, 3, 3)
 
 
+def test_a_start_of_more_than_are_wanted_is_an_outcome_at_once():
+    values = [3, 2, 1]
+    entrants = [(0, frozenset("ab")), (0, frozenset("cd")), (0, frozenset("ef"))]
+    start = {0: ((0, 3),), 1: ((1, 3),)}
+    taken, _ = by_search(entrants, _minimal_by_definition(values, 2), 2, 1, 3, 1000, 1, start=start)
+    assert taken == start
+
+
 def test_clashing_names_every_pair_of_a_player_twice_in_a_leg():
     entrants = [(0, frozenset("ab")), (0, frozenset("ac")), (0, frozenset("ad")), (0, frozenset("ef"))]
     taken = {0: ((0, 1),), 1: ((1, 2),), 2: ((0, 3), (1, 1)), 3: ((0, 2),)}
