@@ -139,8 +139,8 @@ Decisions (the model; each is what the code and the brute-force test in
      that bound (searched again only where it is lower; for a key where it was lower once, the bound
      comes first). The worst is exact when one of them reaches the least bound. All of it shares
      ``pair_search_budget`` nodes a season (60,000 by default; a relaxation solved counts as 250, the
-     bound as 2,500; the
-     search at most 3,000 a row). The pairs' side lives in ``scoring.cup_reach_pairs``.
+     bound as 2,500; the search at most 3,000 a row). The pairs' side lives in
+     ``scoring.cup_reach_pairs``.
 
   Checked against every assignment of every leg's places (1–3 legs, 1–4 entrants, tables with equal
   and unequal points), against every outcome of 1–2 legs for whole small seasons, and against the
@@ -262,8 +262,8 @@ def reach(
         pooled.pooled.tries_left = construction_budget
         pooled.pooled.lp_left = lp_budget
         pooled.pooled.search_left = pair_search_budget
-        # players: the lower keys first (the cheaper ones, so a spent season budget hits the costly);
-        # fixed pairs: the higher first, the rows read most, each outcome found carried to the next
+        # the lower keys first: they are the cheaper ones, so a spent season budget hits the costly
+        # (fixed pairs: each outcome found is carried to the next row, scoring.cup_reach_pairs)
         for i in sorted(range(len(keys)), key=keys.__getitem__):
             found[i] = pooled.worst(i, members if pairs else None)
     out = []

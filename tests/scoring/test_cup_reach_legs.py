@@ -235,7 +235,7 @@ def test_the_bound_leg_by_leg_counts_a_player_once_a_leg():
 @given(problems(), st.data())
 def test_from_part_of_an_outcome_the_search_completes_it(problem, data):
     # any part of an outcome the search found, given as its start, is kept and completed (the rest of
-    # that outcome is one way on); a start that clashes is left out where it clashes
+    # that outcome is one way on)
     entrants, values, legs, cap, _ = problem
     want = data.draw(st.integers(1, len(entrants)))
     minimal = _minimal_by_definition(values, legs)
