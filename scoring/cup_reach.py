@@ -124,8 +124,9 @@ Decisions (the model; each is what the code and the brute-force test in
      when its players' pairs would ask more legs than are left, counting each pair's fewest items)
      are given to a linear relaxation leg by leg (``scoring.cup_reach_legs_lp``: each pair takes one
      *option*, a minimal pattern with its items in legs of their own; Hall's condition for each leg's
-     places; a player's pairs take a leg at most once), solved by HiGHS and dived on until its amounts
-     are whole numbers, then checked in integers; else a depth-first search leg by leg in the order of
+     places; a player's pairs take a leg at most once), solved by HiGHS and branched on depth first
+     (the fraction nearest a half rounded up, then down) until its amounts are whole numbers, then
+     checked in integers; else a depth-first search leg by leg in the order of
      its amounts (``scoring.cup_reach_legs.by_search``: next the pair with the fewest legs left for
      its place enough alone, cut by counting the places the pairs left need); an outcome found for one
      pair of a key is tried first, with the two pairs swapped, for the next pair of that key, and

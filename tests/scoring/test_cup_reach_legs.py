@@ -3,7 +3,7 @@ construction, the search and the relaxation return is always an outcome that can
 one exactly when brute force does, and they find the ones the pooled model's other lower bounds miss."""
 
 from collections import Counter
-from itertools import combinations_with_replacement, permutations, product
+from itertools import combinations, combinations_with_replacement, permutations, product
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -172,6 +172,38 @@ def test_the_relaxation_builds_only_outcomes_that_can_happen(problem, data):
         _assert_an_outcome(entrants, values, legs, cap, len(taken), placed(taken, legs, cap))
         if len(entrants) <= (4 if legs < 3 else 3):
             assert _brute_serves(entrants, values, legs, cap, want)
+
+
+@st.composite
+def larger_problems(draw):
+    """Three legs of up to six places, one pair a place, and up to nine pairs of eight players and three
+    newcomers: beyond brute force, within the search's reach."""
+    values = sorted(draw(st.lists(st.integers(1, 12), min_size=3, max_size=6, unique=True)), reverse=True)
+    every = [frozenset((a, b)) for a, b in combinations("abcdefgh", 2)]
+    pairs = draw(st.lists(st.sampled_from(every), min_size=3, max_size=9, unique=True))
+    newcomers = draw(st.integers(0, 3))
+    entrants = sorted(
+        [(draw(st.integers(0, 20)), pair) for pair in pairs]
+        + [(draw(st.integers(0, 20)), frozenset())] * newcomers,
+        key=lambda e: e[0],
+    )
+    return entrants, values, 3, 1, draw(st.integers(2, len(entrants)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(larger_problems())
+def test_the_relaxation_branching_to_the_end_finds_an_outcome_exactly_when_the_search_does(problem):
+    # with solves enough to branch on every fraction, the relaxation's depth-first search misses no outcome
+    # that the search (exact when it ends within its nodes: the brute-force test above) finds
+    entrants, values, legs, cap, want = problem
+    minimal = _minimal_by_definition(values, legs)
+    searched, nodes = by_search(entrants, minimal, legs, cap, len(values), 10**6, want)
+    assert nodes <= 10**6
+    taken, _, solves = by_relaxation(entrants, minimal, legs, cap, len(values), want, dives=10**5)
+    assert solves < 10**5
+    assert (taken is not None) == (searched is not None)
+    if taken is not None:
+        assert is_outcome(taken, entrants, legs, cap, len(values), want)
 
 
 def test_the_search_serves_a_field_the_construction_leg_by_leg_cannot():
