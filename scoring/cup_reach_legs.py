@@ -328,19 +328,14 @@ def is_outcome(taken, entrants, legs, cap, width, want) -> bool:
     one's items in legs of their own, Hall's condition in every leg, and no player twice in a leg? (That
     each option's pattern is enough for its entrant is the caller's: it takes them from the minimal
     patterns of the entrant's need.)"""
-    if len(taken) < want:
+    if len(taken) < want or any(len({g for g, _ in option}) != len(option) for option in taken.values()):
+        return False
+    if clashing(taken, entrants):
         return False
     asked = [[0] * (width + 1) for _ in range(legs)]
-    playing = set()
-    for k, option in taken.items():
-        if len({g for g, _ in option}) != len(option):
-            return False
+    for option in taken.values():
         for g, p in option:
             asked[g][p] += 1
-            for q in entrants[k][1]:
-                if (q, g) in playing:
-                    return False
-                playing.add((q, g))
     return all(_meets(row, cap) for row in asked)
 
 
