@@ -23,7 +23,7 @@ amount rounded up as a lower bound, then (where that branch has no whole solutio
 rounded down as an upper bound, solved again each time; at most ``DIVES`` solves. Given solves enough it
 misses no outcome (the tests check it against the search); the budget makes it a heuristic, like the
 one-way *dive* it replaced, which rounded the largest fraction up and turned back once only (on the
-benchmark's club seasons it left 7 % of the pair rows a bound where this leaves 1.4 %). The first
+benchmark's club seasons it left 6 % of the pair rows a bound where this leaves 1.4 %). The first
 solution's amounts also order the options of the depth-first search (``scoring.cup_reach_legs.by_search``)
 where the branching fails. :func:`upper_bound` maximises the options taken and proves its bound from the
 dual prices in integers.
