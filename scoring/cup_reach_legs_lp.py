@@ -196,7 +196,7 @@ def by_relaxation(
             if is_outcome(taken, entrants, legs, cap, width, want):
                 return taken, prefer, solves
             continue
-        j = _branching(fraction)
+        j = int(np.argmin(np.where(fraction > 0, np.abs(fraction - 0.5), 1.0)))  # nearest a half, the first
         down = upper.copy()
         down[j] = whole[j]
         stack.append((lower, down))
@@ -204,13 +204,6 @@ def by_relaxation(
         up[j] = whole[j] + 1
         stack.append((up, upper))
     return None, prefer, solves
-
-
-def _branching(fraction) -> int:
-    """The column to branch on: the fraction nearest a half (the first of equal ones)."""
-    import numpy as np
-
-    return int(np.argmin(np.where(fraction > 0, np.abs(fraction - 0.5), 1.0)))
 
 
 def _taken(columns, whole, groups) -> dict[int, Option]:
