@@ -32,17 +32,22 @@ def _assert_an_outcome(entrants, values, legs, cap, target, taken):
                 playing.add((q, g))
 
 
+def _field(draw, pairs, newcomers, most):
+    """The entrants, easiest first: each pair with a need of 0..``most`` drawn, and ``newcomers`` newcomers
+    sharing one such need."""
+    return sorted(
+        [(draw(st.integers(0, most)), pair) for pair in pairs]
+        + [(draw(st.integers(0, most)), frozenset())] * newcomers,
+        key=lambda e: e[0],
+    )
+
+
 @st.composite
 def problems(draw):
     legs = draw(st.integers(1, 3))
     values = sorted(draw(st.lists(st.integers(1, 12), min_size=1, max_size=4, unique=True)), reverse=True)
     pairs = draw(st.lists(st.sampled_from(PAIRS), min_size=1, max_size=6, unique=True))
-    newcomers = draw(st.integers(0, 2))
-    entrants = sorted(
-        [(draw(st.integers(0, 16)), pair) for pair in pairs]
-        + [(draw(st.integers(0, 16)), frozenset())] * newcomers,
-        key=lambda e: e[0],
-    )
+    entrants = _field(draw, pairs, draw(st.integers(0, 2)), 16)
     return entrants, values, legs, draw(st.integers(1, 2)), draw(st.integers(1, len(entrants)))
 
 
@@ -181,12 +186,7 @@ def larger_problems(draw):
     values = sorted(draw(st.lists(st.integers(1, 12), min_size=3, max_size=6, unique=True)), reverse=True)
     every = [frozenset((a, b)) for a, b in combinations("abcdefgh", 2)]
     pairs = draw(st.lists(st.sampled_from(every), min_size=3, max_size=9, unique=True))
-    newcomers = draw(st.integers(0, 3))
-    entrants = sorted(
-        [(draw(st.integers(0, 20)), pair) for pair in pairs]
-        + [(draw(st.integers(0, 20)), frozenset())] * newcomers,
-        key=lambda e: e[0],
-    )
+    entrants = _field(draw, pairs, draw(st.integers(0, 3)), 20)
     return entrants, values, 3, 1, draw(st.integers(2, len(entrants)))
 
 
