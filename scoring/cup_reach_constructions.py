@@ -2,7 +2,7 @@
 needs that are real outcomes, so each count they serve is a lower bound on the most that can pass X.
 
 Pure: no Django. :class:`Constructions` is mixed into ``scoring.cup_reach_pool._Pooled`` and reads its
-attributes (``values``, ``pts``, ``legs``, ``width``, ``per_place``, ``items``, ``tries_left``).
+attributes (``values``, ``pts``, ``legs``, ``width``, ``per_place``, ``items``, ``tries_left``, ``kept``).
 """
 
 from __future__ import annotations
@@ -160,13 +160,14 @@ class Constructions:
         """For each size 1..``legs``, every multiset of that many places ascending by gain: (gains,
         [(points, ((place, count), ...), a place held twice or more)], for each place the indexes of
         the patterns holding it)."""
-        if self._patterns is None:
+        kept = self.kept
+        if kept.patterns is None:
             val = self.values
-            self._patterns = [
+            kept.patterns = [
                 ([sum(map(val.__getitem__, c)) for c in combos], rows, holding)
                 for combos, rows, holding in _pattern_shape(tuple(self.pts), self.legs)
             ]
-        return self._patterns
+        return kept.patterns
 
     def _cheapest_pick(self, d, size, left):
         """The ``size`` available places (indexes, best first) of the smallest gain above ``d``

@@ -25,9 +25,10 @@ exact.
 from __future__ import annotations
 
 import threading
+from bisect import bisect_right
 from collections import Counter
 from functools import lru_cache
-from itertools import groupby
+from itertools import accumulate, groupby
 
 SCALE = 10**6  # the prices' unit: a pattern of price SCALE or more serves no need at a profit
 SHORT_NODES = 600  # nodes of the first, short completing search
@@ -69,8 +70,8 @@ def _serves(pooled, needs, classes, budget) -> tuple[int, int] | None:
     solved = _relaxation(pooled, classes)
     if solved is None:
         return None
-    columns, amounts, prices = solved
-    high = prices_bound(pooled, needs, prices)
+    columns, amounts, prices, cheapest = solved
+    high = _bound(pooled.per_place * sum(prices), [classes[d] for d in columns.needs], cheapest)
     served, asked, rest = _rounded_down(pooled, classes, columns, amounts)
     # the fractional columns rounded up where they fit; else a short search from the rounded-down
     # solution: where it fails, the dive mostly succeeds for less than the long search costs
@@ -89,10 +90,14 @@ def _rounded_up(pooled, columns, amounts, asked, more, rest) -> bool:
     """Can ``more`` of the needs ``rest`` be served besides the rounded-down solution (its asks per place
     in ``asked``, left unchanged) by asking the columns with a fractional amount, the largest part first,
     once more each while their need has needs left and the prefix condition of step 4 holds?"""
+    import numpy as np
+
     left_of = Counter(rest)
     asked = list(asked)
-    fractions = ((a - int(a + 1e-7), j) for j, a in enumerate(amounts))
-    for _, j in sorted(((f, j) for f, j in fractions if f > 1e-6), reverse=True):
+    amounts = np.asarray(amounts)
+    fractions = amounts - np.floor(amounts + 1e-7)
+    some = np.flatnonzero(fractions > 1e-6)
+    for j in some[np.lexsort((-some, -fractions[some]))].tolist():  # the largest first (of two, the later)
         d, pattern = columns[j]
         if not left_of[d]:
             continue
@@ -133,12 +138,12 @@ def _dive(pooled, classes, high) -> int:
         solved = _relaxation(pooled, +left_of, asked)
         if solved is None:
             break
-        columns, amounts, _ = solved
-        if served + int(sum(amounts) + 1e-6) < high:
+        columns, amounts = solved[:2]
+        if served + int(amounts.sum() + 1e-6) < high:
             break
         got = _take_whole(columns, amounts, left_of, asked)
         if not got:
-            j = max(range(len(amounts)), key=amounts.__getitem__)
+            j = int(amounts.argmax())  # the first of the largest
             got = _take_whole([columns[j]], [1.0], left_of, asked)
         if not _meets(asked, pooled.per_place):  # the solver's amounts broke it: not taken
             break
@@ -149,8 +154,9 @@ def _dive(pooled, classes, high) -> int:
 def _relaxation(pooled, classes, asked=None):
     """Solve max sum x over (need, minimal pattern) columns under each need's count and each place's
     items (a place's items may stand in for a worse place's: the shift columns), by HiGHS. Returns the
-    columns, their amounts and the places' dual prices (integers, SCALE the unit, non-increasing), or
-    None."""
+    columns (:class:`_Columns`), their amounts, the places' dual prices (integers, SCALE the unit,
+    non-increasing) and for each row of a need the cheapest price under them of its columns' patterns
+    (for :func:`_bound`), or None."""
     import highspy  # imported when first needed: most seasons are decided without it
     import numpy as np
 
@@ -159,14 +165,15 @@ def _relaxation(pooled, classes, asked=None):
     k = len(needs)
     # rows: the places' items (0 .. width - 1), then the needs' counts (width ..): each class's columns
     # kept ready once a season (:meth:`_Pooled.class_block`), the need's row put in where it says -1
-    columns, index, value, length, patterns = [], [], [], [], []
+    pats_of, index, value, length, patterns = [], [], [], [], []
     for d in needs:
         pats, idx, val, lens = pooled.class_block(d)
-        columns += [(d, pattern) for pattern in pats]
+        pats_of.append(pats)
         index.append(idx)
         value.append(val)
         length.append(lens)
         patterns.append(len(pats))
+    columns = _Columns(needs, pats_of)
     n = len(columns)
     shift, shift_index, shift_value, shift_length = _shift_columns(width)
     index = np.concatenate([*index, shift_index])
@@ -178,12 +185,13 @@ def _relaxation(pooled, classes, asked=None):
     cost[:n] = -1.0
     taken = asked[1:] if asked else [0] * width
     row_upper = np.array([per_place - t for t in taken] + [classes[d] for d in needs], dtype=np.float64)
+    values = np.concatenate([*value, shift_value])
     solver = _solver()
     inf = highspy.kHighsInf
     solver.passModel(
         total, rows, len(index), int(highspy.MatrixFormat.kColwise), int(highspy.ObjSense.kMinimize), 0.0,
         cost, np.zeros(total), np.full(total, inf), np.full(rows, -inf), row_upper,
-        start[:-1], index, np.concatenate([*value, shift_value]), np.zeros(total, np.int32),
+        start[:-1], index, values, np.zeros(total, np.int32),
     )  # fmt: skip
     solver.run()
     if solver.getModelStatus() != highspy.HighsModelStatus.kOptimal:
@@ -192,7 +200,33 @@ def _relaxation(pooled, classes, asked=None):
     prices = [min(SCALE, max(0, round(-SCALE * y))) for y in solution.row_dual[:width]]
     for place in range(width - 2, -1, -1):  # a better place never costs less (rounding kept so)
         prices[place] = max(prices[place], prices[place + 1])
-    return columns, list(solution.col_value[:n]), prices
+    # each column's price (its items' prices, its need's row at 0), then each need's cheapest column: sums
+    # of whole numbers far below 2**53, so exact in floating point
+    by_row = np.zeros(rows)
+    by_row[:width] = prices
+    cheapest = []
+    if n:  # every need has a pattern (a need only a pattern beats is a candidate)
+        priced = np.add.reduceat(values[: start[n]] * by_row[index[: start[n]]], start[:n])
+        cheapest = np.minimum.reduceat(priced, columns.starts[:-1]).round().astype(np.int64).tolist()
+    return columns, np.asarray(solution.col_value[:n]), prices, cheapest
+
+
+class _Columns:
+    """The relaxation's columns, (need, minimal pattern), needs ascending, each need's patterns in the order
+    of ``_Pooled.minimal``: ``columns[j]`` looked up where it is read (few are: those in the solution)."""
+
+    __slots__ = ("needs", "patterns", "starts")
+
+    def __init__(self, needs, patterns):
+        self.needs, self.patterns = needs, patterns  # the need of each row; its patterns
+        self.starts = [0, *accumulate(map(len, patterns))]  # each row's first column
+
+    def __len__(self) -> int:
+        return self.starts[-1]
+
+    def __getitem__(self, j):
+        r = bisect_right(self.starts, j) - 1
+        return self.needs[r], self.patterns[r][j - self.starts[r]]
 
 
 _local = threading.local()
@@ -227,19 +261,28 @@ def _shift_columns(width):
 def prices_bound(pooled, needs, prices) -> int:
     """The prices bound of the docstring (step 6) under ``prices`` (per place, non-increasing) with the
     cap SCALE: the m easiest needs are served only if the sum over them of the cheapest pattern serving
-    each (capped) is at most the price of every item. In integers: exact. The needs ascend, so do their
-    classes (one cheapest price a class: the same minimal patterns) and their cheapest prices: they are
-    taken a run of one class at a time."""
+    each (capped) is at most the price of every item. The needs ascend, so do their classes (one
+    cheapest price a class: the same minimal patterns) and their cheapest prices: they are taken a run
+    of one class at a time (:func:`_bound`; the relaxation prices its own columns at once)."""
     price = [0, *prices].__getitem__  # by place, 1-based
-    budget = pooled.per_place * sum(prices)
-    spent = served = 0
+    counts, cheapest = [], []
     for _, run in groupby(needs, pooled.minimal_class):
         run = list(run)
-        cheapest = min(SCALE, min(sum(map(price, t)) for t in pooled.minimal(run[0])))
-        if spent + cheapest * len(run) > budget:  # then cheapest > 0
-            return served + (budget - spent) // cheapest
-        spent += cheapest * len(run)
-        served += len(run)
+        counts.append(len(run))
+        cheapest.append(min(sum(map(price, t)) for t in pooled.minimal(run[0])))
+    return _bound(pooled.per_place * sum(prices), counts, cheapest)
+
+
+def _bound(budget, counts, cheapest) -> int:
+    """The prices bound over rows of needs ascending, ``counts`` needs a row, each row's cheapest pattern
+    ``cheapest`` (non-decreasing; capped at SCALE here), the items' price ``budget``. In integers: exact."""
+    spent = served = 0
+    for count, price in zip(counts, cheapest, strict=True):
+        price = min(SCALE, price)
+        if spent + price * count > budget:  # then price > 0
+            return served + (budget - spent) // price
+        spent += price * count
+        served += count
     return served
 
 
@@ -258,10 +301,12 @@ def _rounded_down(pooled, classes, columns, amounts):
 def _take_whole(columns, amounts, left_of, asked) -> int:
     """Ask each column's pattern for the whole of its amount (at most its need's count left in
     ``left_of``), into ``asked``: how many needs that serves."""
+    import numpy as np
+
     served = 0
-    for j, amount in enumerate(amounts):
-        if amount < 0.999999:  # most columns are not in the solution
-            continue
+    amounts = np.asarray(amounts)
+    for j in np.flatnonzero(amounts >= 0.999999).tolist():  # most columns are not in the solution
+        amount = amounts[j]
         d, pattern = columns[j]
         times = min(int(amount + 1e-7), left_of[d])
         if times > 0:

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring import cup_reach, cup_reach_legs, cup_reach_lp, cup_reach_pool
-from scoring.cup import CupEvent, PairPlacing, Placing, rank_pairs, rank_players
+from scoring.cup import DEFAULT_POINTS, CupEvent, PairPlacing, Placing, rank_pairs, rank_players
 from scoring.cup_reach import key, reach
 
 TABLE = (5, 3, 1)
@@ -582,6 +582,30 @@ def test_tables_kept_once_a_process_list_the_patterns_in_the_order_of_a_season_s
         assert all(sum(c for _, c in uses) == size for _, uses, _ in rows)
 
 
+def test_a_season_computed_from_tables_kept_by_another_equals_it_computed_afresh():
+    # two seasons of one points table and legs, the second with its leader's points grown (a result
+    # saved): the encoding's base is a power of two, so both have the same values and the second starts
+    # from the tables the first filled; its answer is the one it gets with every kept table cleared. A
+    # season whose keys outgrew the base has other values and tables of its own
+    first, grown, outgrown = (rank_players(_field(24, events, seed=2)) for events in (3, 4, 5))
+    pools = [cup_reach_pool.pooled_for(*_pooled_args(rows)).pooled for rows in (first, grown, outgrown)]
+    assert pools[0].values == pools[1].values and pools[0].kept is pools[1].kept
+    assert pools[2].values != pools[1].values and pools[2].kept is not pools[1].kept
+    reach(first, [1, 1, 1])
+    kept = [reach(rows, [1, 1, 1]) for rows in (grown, outgrown)]
+    cup_reach_pool._kept.cache_clear()
+    assert [reach(rows, [1, 1, 1]) for rows in (grown, outgrown)] == kept
+    assert cup_reach_pool.pooled_for(*_pooled_args(grown)).pooled.kept is not pools[1].kept
+
+
+def _pooled_args(rows):
+    """``pooled_for``'s arguments for the player rows ``rows`` with three legs of weight 1 left."""
+    width = len(DEFAULT_POINTS)
+    hist = [cup_reach.history(s, width) for s in rows]
+    keys = [key(h, None, width) for h in hist]
+    return hist, keys, (2, 2, 2), None, DEFAULT_POINTS, 2, 200
+
+
 def _minimal_by_definition(pooled, d):
     """Every multiset of at most ``legs`` places whose gain beats ``d`` and none of whose items can be
     worsened by a place (a last place's dropped) with the gain still beating it."""
@@ -635,7 +659,7 @@ def test_linear_relaxation_brackets_what_an_outcome_serves(problem):
     assert low <= expected <= high
     # its rounded solution and its dive are real outcomes: never more than an outcome serves
     classes = Counter(able)
-    columns, amounts, _ = cup_reach_lp._relaxation(pooled, classes)
+    columns, amounts = cup_reach_lp._relaxation(pooled, classes)[:2]
     served, asked, rest = cup_reach_lp._rounded_down(pooled, classes, columns, amounts)
     assert served + len(rest) == len(able)
     assert served <= expected and cup_reach_lp._meets(asked, pooled.per_place)
@@ -646,7 +670,12 @@ def test_linear_relaxation_brackets_what_an_outcome_serves(problem):
     assert sum(merged.values()) == len(able)
     assert {tuple(pooled.minimal(d)) for d in able} == {tuple(pooled.minimal(d)) for d in merged}
     assert len(merged) == len({tuple(pooled.minimal(d)) for d in able})
-    merged_columns, merged_amounts, _ = cup_reach_lp._relaxation(pooled, merged)
+    merged_columns, merged_amounts, prices, cheapest = cup_reach_lp._relaxation(pooled, merged)
+    # its bound from its own columns priced at once is the prices bound of the definition
+    budget = pooled.per_place * sum(prices)
+    counts = [merged[d] for d in merged_columns.needs]
+    bound = cup_reach_lp._bound(budget, counts, cheapest)
+    assert bound == cup_reach_lp.prices_bound(pooled, able, prices) >= expected
     assert abs(sum(merged_amounts) - sum(amounts)) < 1e-6
     served, asked, rest = cup_reach_lp._rounded_down(pooled, merged, merged_columns, merged_amounts)
     assert served <= expected and cup_reach_lp._meets(asked, pooled.per_place)
