@@ -210,9 +210,9 @@ def history(standing: Standing, table_len: int) -> tuple[Result, ...]:
 
 def key(results: Sequence[Result], best_n: int | None, width: int) -> tuple:
     """Points and place counts over the counted events (RULES §8), larger is better."""
-    chosen = sorted(results, key=lambda r: (-r[0], r[1]))
-    if best_n is not None:
-        chosen = chosen[:best_n]
+    chosen = results
+    if best_n is not None and len(results) > best_n:  # else every result counts, in any order
+        chosen = sorted(results, key=lambda r: (-r[0], r[1]))[:best_n]
     counts = [0] * width
     for _, place in chosen:
         if place <= width:
