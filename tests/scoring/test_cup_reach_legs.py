@@ -5,7 +5,7 @@ one exactly when brute force does, and they find the ones the pooled model's oth
 from collections import Counter
 from itertools import combinations, combinations_with_replacement, permutations, product
 
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from scoring.cup_reach_legs import by_legs, by_search, carried, clashing, fitted, is_outcome, placed
@@ -190,20 +190,44 @@ def larger_problems(draw):
     return entrants, values, 3, 1, draw(st.integers(2, len(entrants)))
 
 
+SEARCH_NODES = 300_000  # the search's nodes in the test below (about 4 s)
+
+
 @settings(max_examples=300, deadline=None)
 @given(larger_problems())
 def test_the_relaxation_branching_to_the_end_finds_an_outcome_exactly_when_the_search_does(problem):
     # with solves enough to branch on every fraction, the relaxation's depth-first search misses no outcome
-    # that the search (exact when it ends within its nodes: the brute-force test above) finds
+    # that the search (exact when it ends within its nodes: the brute-force test above) finds. A few
+    # fields take the search more nodes than a test can wait for (one drawn in CI: 2 million, where the
+    # relaxation took 4 solves): there only what the relaxation finds is checked
     entrants, values, legs, cap, want = problem
     minimal = _minimal_by_definition(values, legs)
-    searched, nodes = by_search(entrants, minimal, legs, cap, len(values), 10**6, want)
-    assert nodes <= 10**6
+    searched, nodes = by_search(entrants, minimal, legs, cap, len(values), SEARCH_NODES, want)
     taken, _, solves = by_relaxation(entrants, minimal, legs, cap, len(values), want, dives=10**5)
     assert solves < 10**5
-    assert (taken is not None) == (searched is not None)
     if taken is not None:
         assert is_outcome(taken, entrants, legs, cap, len(values), want)
+    if nodes <= SEARCH_NODES:
+        assert (taken is not None) == (searched is not None)
+    else:
+        event("the search ran out of nodes")
+
+
+def test_the_relaxation_lets_nine_of_twelve_pass_where_the_search_takes_two_million_nodes():
+    # the field hypothesis drew in CI: six places (12, 7, 5, 4, 2, 1), three legs, one pair a place,
+    # nine pairs and three newcomers; nine can pass at once, which the search finds after 2,076,614 nodes
+    # (about 25 s) and the relaxation within its first solves
+    f = frozenset
+    entrants = [
+        (1, f("ad")), (5, f("fg")), (5, f("ef")), (8, f("cf")), (8, f("bh")), (9, f()), (9, f()), (9, f()),
+        (10, f("fh")), (15, f("eh")), (18, f("bf")), (20, f("de")),
+    ]  # fmt: skip
+    values = [12, 7, 5, 4, 2, 1]
+    minimal = _minimal_by_definition(values, 3)
+    taken, _, solves = by_relaxation(entrants, minimal, 3, 1, len(values), 9)
+    assert taken is not None and solves <= DIVES
+    assert is_outcome(taken, entrants, 3, 1, len(values), 9)
+    _assert_an_outcome(entrants, values, 3, 1, len(taken), placed(taken, 3, 1))
 
 
 def test_the_search_serves_a_field_the_construction_leg_by_leg_cannot():
