@@ -8,8 +8,9 @@ from itertools import combinations, combinations_with_replacement, permutations,
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from scoring import cup_reach_legs_lp
 from scoring.cup_reach_legs import by_legs, by_search, carried, clashing, fitted, is_outcome, placed
-from scoring.cup_reach_legs_lp import DIVES, by_relaxation, upper_bound
+from scoring.cup_reach_legs_lp import DIVES, by_relaxation, odd_sets, upper_bound
 
 PAIRS = [frozenset(p) for p in ("ab", "ac", "ad", "bc", "bd", "cd", "ef", "ae")]
 
@@ -285,6 +286,44 @@ def test_the_bound_leg_by_leg_counts_a_player_once_a_leg():
     entrants = [(0, frozenset("ab")), (0, frozenset("ac")), (0, frozenset("ad"))]
     assert upper_bound(entrants, _minimal_by_definition(values, 1), 1, 1, 3) == 1
     assert upper_bound(entrants[:1] + [(0, frozenset("cd"))], _minimal_by_definition(values, 1), 1, 1, 3) == 2
+
+
+def test_one_pair_of_a_triangle_of_players_plays_a_leg(monkeypatch):
+    # two triangles of players (abc, def), one leg of six places, any place enough: any two pairs of a
+    # triangle share a player, so one pair a triangle passes, two in all (brute force agrees). The rows of
+    # single players alone let every pair pass half (three in all): the blossom rows make it two
+    values = [6, 5, 4, 3, 2, 1]
+    entrants = [(0, frozenset(p)) for p in ("ab", "bc", "ac", "de", "ef", "df")]
+    minimal = _minimal_by_definition(values, 1)
+    assert _brute_most(entrants, values, 1, 1) == 2
+    assert upper_bound(entrants, minimal, 1, 1, len(values)) == 2
+    taken, _, _ = by_relaxation(entrants, minimal, 1, 1, len(values), 2)
+    _assert_an_outcome(entrants, values, 1, 1, 2, placed(taken, 1, 1))
+    assert by_relaxation(entrants, minimal, 1, 1, len(values), 3)[0] is None
+    monkeypatch.setattr(cup_reach_legs_lp, "ODD_CYCLE", 1)  # no odd sets: the weaker bound
+    assert upper_bound(entrants, minimal, 1, 1, len(values)) == 3
+
+
+def test_two_pairs_of_a_cycle_of_five_players_play_a_leg():
+    # two cycles of five players: a leg's pairs share no player, so two pairs of each pass (four), where
+    # the rows of single players allow five at a half each
+    values = list(range(10, 0, -1))
+    cycles = [frozenset(p) for p in ("ab", "bc", "cd", "de", "ea", "fg", "gh", "hi", "ij", "jf")]
+    entrants = [(0, pair) for pair in cycles]
+    assert upper_bound(entrants, _minimal_by_definition(values, 1), 1, 1, len(values)) == 4
+    taken, _, _ = by_relaxation(entrants, _minimal_by_definition(values, 1), 1, 1, len(values), 4)
+    _assert_an_outcome(entrants, values, 1, 1, 4, placed(taken, 1, 1))
+
+
+def test_the_odd_sets_are_the_players_of_odd_cycles_of_pairs():
+    pairs = [frozenset(p) for p in ("ab", "bc", "ca", "cd", "de", "ef", "fg", "gd", "gh")]
+    entrants = [(0, pair) for pair in pairs] + [(0, frozenset())]
+    shared = {q for q, n in Counter(q for _, ps in entrants for q in ps).items() if n > 1}
+    # abc a triangle; defg a cycle of four (even: no set); h plays in one pair only
+    assert odd_sets(entrants, shared) == [frozenset("abc")]
+    five = entrants + [(0, frozenset("eg"))]  # now deg and efg are triangles, defg with the chord
+    shared.add("e")
+    assert set(odd_sets(five, shared)) == {frozenset("abc"), frozenset("deg"), frozenset("efg")}
 
 
 @settings(max_examples=200, deadline=None)
