@@ -15,6 +15,8 @@ It also prints, one run each, the fixed pairs of three club-sized seasons (80, 6
 
      .venv/bin/python bench/cup_reach_speed.py --clubs 6  (seasons 1..6 of five club sizes, 40 to 80
      players in events of 16 pairs: the fixed pairs' reach, its time and the pair rows exact)
+     .venv/bin/python bench/cup_reach_speed.py --dense 2  (the same for denser clubs: 24 players in 6
+     events of 12 pairs, 32 players in 8 events of 16 pairs)
 """
 
 from __future__ import annotations
@@ -134,25 +136,27 @@ def seeds(count: int) -> None:
     )
 
 
-CLUB_SIZES = ((40, 3), (48, 3), (64, 3), (64, 2), (80, 3))  # (players, events played) of 16 pairs
+CLUB_SIZES = ((40, 3, 16), (48, 3, 16), (64, 3, 16), (64, 2, 16), (80, 3, 16))  # players, events, pairs
+# denser: fewer players play more events, so a player has more partners (more fixed pairs, more cycles)
+DENSE_SIZES = ((24, 6, 12), (32, 8, 16))
 
 
-def clubs(count: int) -> None:
-    """Club-sized seasons 1..count of :func:`club_season` in each of ``CLUB_SIZES``, 3 legs left: the fixed
+def clubs(count: int, sizes=CLUB_SIZES) -> None:
+    """Club-sized seasons 1..count of :func:`club_season` in each of ``sizes``, 3 legs left: the fixed
     pairs' reach, one run each: its time and the pair rows with an exact worst, per season and in all."""
     total_ms, exact, rows = 0.0, 0, 0
     for seed in range(1, count + 1):
-        for n_players, played in CLUB_SIZES:
-            pair_rows = rank_pairs(club_season(n_players, played, 16, seed=seed))
+        for n_players, played, n_pairs in sizes:
+            pair_rows = rank_pairs(club_season(n_players, played, n_pairs, seed=seed))
             ms, got = timed(lambda r=pair_rows: reach(r, [1, 1, 1], pairs=True), runs=1)
             total_ms += ms
             exact += sum(1 for r in got if r.worst_exact)
             rows += len(got)
             print(
-                f"club season {seed:2d}, {n_players} players, {played} events: {ms:7.1f} ms,"
-                f" exact worst {sum(1 for r in got if r.worst_exact)}/{len(got)}"
+                f"club season {seed:2d}, {n_players} players, {played} events of {n_pairs} pairs:"
+                f" {ms:7.1f} ms, exact worst {sum(1 for r in got if r.worst_exact)}/{len(got)}"
             )
-    seasons = count * len(CLUB_SIZES)
+    seasons = count * len(sizes)
     print(f"{seasons} club seasons: {total_ms / seasons:.0f} ms a season, pair rows exact: {exact}/{rows}")
 
 
@@ -179,5 +183,7 @@ if __name__ == "__main__":
         seeds(int(sys.argv[sys.argv.index("--seeds") + 1]))
     elif "--clubs" in sys.argv:
         clubs(int(sys.argv[sys.argv.index("--clubs") + 1]))
+    elif "--dense" in sys.argv:
+        clubs(int(sys.argv[sys.argv.index("--dense") + 1]), DENSE_SIZES)
     else:
         main()
