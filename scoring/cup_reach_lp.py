@@ -135,7 +135,7 @@ def _dive(pooled, classes, high) -> int:
     for _ in range(DIVES):
         if served >= high:
             break
-        solved = _relaxation(pooled, +left_of, asked)
+        solved = _relaxation(pooled, +left_of, asked, priced=False)
         if solved is None:
             break
         columns, amounts = solved[:2]
@@ -151,12 +151,12 @@ def _dive(pooled, classes, high) -> int:
     return served
 
 
-def _relaxation(pooled, classes, asked=None):
+def _relaxation(pooled, classes, asked=None, priced=True):
     """Solve max sum x over (need, minimal pattern) columns under each need's count and each place's
     items (a place's items may stand in for a worse place's: the shift columns), by HiGHS. Returns the
     columns (:class:`_Columns`), their amounts, the places' dual prices (integers, SCALE the unit,
     non-increasing) and for each row of a need the cheapest price under them of its columns' patterns
-    (for :func:`_bound`), or None."""
+    (for :func:`_bound`; both None unless ``priced``), or None."""
     import highspy  # imported when first needed: most seasons are decided without it
     import numpy as np
 
@@ -197,6 +197,9 @@ def _relaxation(pooled, classes, asked=None):
     if solver.getModelStatus() != highspy.HighsModelStatus.kOptimal:
         return None
     solution = solver.getSolution()
+    amounts = np.asarray(solution.col_value[:n])
+    if not priced:
+        return columns, amounts, None, None
     prices = [min(SCALE, max(0, round(-SCALE * y))) for y in solution.row_dual[:width]]
     for place in range(width - 2, -1, -1):  # a better place never costs less (rounding kept so)
         prices[place] = max(prices[place], prices[place + 1])
@@ -208,7 +211,7 @@ def _relaxation(pooled, classes, asked=None):
     if n:  # every need has a pattern (a need only a pattern beats is a candidate)
         priced = np.add.reduceat(values[: start[n]] * by_row[index[: start[n]]], start[:n])
         cheapest = np.minimum.reduceat(priced, columns.starts[:-1]).round().astype(np.int64).tolist()
-    return columns, np.asarray(solution.col_value[:n]), prices, cheapest
+    return columns, amounts, prices, cheapest
 
 
 class _Columns:
@@ -258,24 +261,11 @@ def _shift_columns(width):
     return shift, index, value, np.full(shift, 2, np.int32)
 
 
-def prices_bound(pooled, needs, prices) -> int:
-    """The prices bound of the docstring (step 6) under ``prices`` (per place, non-increasing) with the
-    cap SCALE: the m easiest needs are served only if the sum over them of the cheapest pattern serving
-    each (capped) is at most the price of every item. The needs ascend, so do their classes (one
-    cheapest price a class: the same minimal patterns) and their cheapest prices: they are taken a run
-    of one class at a time (:func:`_bound`; the relaxation prices its own columns at once)."""
-    price = [0, *prices].__getitem__  # by place, 1-based
-    counts, cheapest = [], []
-    for _, run in groupby(needs, pooled.minimal_class):
-        run = list(run)
-        counts.append(len(run))
-        cheapest.append(min(sum(map(price, t)) for t in pooled.minimal(run[0])))
-    return _bound(pooled.per_place * sum(prices), counts, cheapest)
-
-
 def _bound(budget, counts, cheapest) -> int:
-    """The prices bound over rows of needs ascending, ``counts`` needs a row, each row's cheapest pattern
-    ``cheapest`` (non-decreasing; capped at SCALE here), the items' price ``budget``. In integers: exact."""
+    """The prices bound of the docstring (step 6): the m easiest needs are served only if the sum over
+    them of the cheapest pattern serving each (capped at SCALE) is at most the price of every item. Over
+    rows of needs ascending, ``counts`` needs a row, each row's cheapest pattern ``cheapest``
+    (non-decreasing; capped here), the items' price ``budget``. In integers: exact."""
     spent = served = 0
     for count, price in zip(counts, cheapest, strict=True):
         price = min(SCALE, price)

@@ -3,7 +3,7 @@
 from collections import Counter
 from decimal import Decimal
 from functools import cache
-from itertools import combinations_with_replacement, product
+from itertools import combinations_with_replacement, groupby, product
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -639,6 +639,19 @@ def test_minimal_patterns_are_the_definition_s_in_the_documented_order(problem, 
     assert len({patterns.pop() for patterns in by_class.values()}) == len(by_class)
 
 
+def _prices_bound(pooled, needs, prices) -> int:
+    """The prices bound (``cup_reach_lp._bound``) under ``prices`` (per place, non-increasing), each
+    need's cheapest pattern priced from its minimal patterns by definition: the needs ascend, so do their
+    classes (one cheapest price a class) and their cheapest prices, taken a run of one class at a time."""
+    price = [0, *prices].__getitem__  # by place, 1-based
+    counts, cheapest = [], []
+    for _, run in groupby(needs, pooled.minimal_class):
+        run = list(run)
+        counts.append(len(run))
+        cheapest.append(min(sum(map(price, t)) for t in pooled.minimal(run[0])))
+    return cup_reach_lp._bound(pooled.per_place * sum(prices), counts, cheapest)
+
+
 @settings(max_examples=50, deadline=None)
 @given(pooled_problems(), st.lists(st.integers(0, 30), min_size=3, max_size=3))
 def test_prices_bound_holds_under_any_prices(problem, drawn):
@@ -646,7 +659,7 @@ def test_prices_bound_holds_under_any_prices(problem, drawn):
     # relaxation's rounded ones included: never below what an outcome serves
     pooled, able, _, expected = _pooled_problem(problem)
     prices = sorted(drawn[: pooled.width], reverse=True)
-    assert cup_reach_lp.prices_bound(pooled, able, [p * cup_reach_lp.SCALE // 30 for p in prices]) >= expected
+    assert _prices_bound(pooled, able, [p * cup_reach_lp.SCALE // 30 for p in prices]) >= expected
 
 
 @settings(max_examples=50, deadline=None)
@@ -675,7 +688,7 @@ def test_linear_relaxation_brackets_what_an_outcome_serves(problem):
     budget = pooled.per_place * sum(prices)
     counts = [merged[d] for d in merged_columns.needs]
     bound = cup_reach_lp._bound(budget, counts, cheapest)
-    assert bound == cup_reach_lp.prices_bound(pooled, able, prices) >= expected
+    assert bound == _prices_bound(pooled, able, prices) >= expected
     assert abs(sum(merged_amounts) - sum(amounts)) < 1e-6
     served, asked, rest = cup_reach_lp._rounded_down(pooled, merged, merged_columns, merged_amounts)
     assert served <= expected and cup_reach_lp._meets(asked, pooled.per_place)
