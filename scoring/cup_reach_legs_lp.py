@@ -174,21 +174,27 @@ class _Model:
 
 
 def upper_bound(entrants, minimal, legs, cap, width) -> int | None:
-    """At most how many of ``entrants`` can pass at once (None when the solver finds no optimum): the
-    relaxation's optimum of the most options taken, proved by its dual prices in integers. Any prices
-    y >= 0 with every column's rows summing to 1 or more bound it by the sum of the rows' bounds times
-    y; the solver's prices are rounded up to millionths (a column's sum only grows) and each group's
-    price raised where a column of it still falls short (the group's row is in all its columns), then
-    the bound is that sum, rounded down, all in integers."""
+    """:func:`sized_bound` without the size."""
+    return sized_bound(entrants, minimal, legs, cap, width)[0]
+
+
+def sized_bound(entrants, minimal, legs, cap, width) -> tuple[int | None, int]:
+    """(the bound, the relaxation's nonzeros: about what its solve costs). The bound: at most how many of
+    ``entrants`` can pass at once (None when the solver finds no optimum): the relaxation's optimum of
+    the most options taken, proved by its dual prices in integers. Any prices y >= 0 with every column's
+    rows summing to 1 or more bound it by the sum of the rows' bounds times y; the solver's prices are
+    rounded up to millionths (a column's sum only grows) and each group's price raised where a column of
+    it still falls short (the group's row is in all its columns), then the bound is that sum, rounded
+    down, all in integers."""
     import highspy
 
     model = _Model(entrants, minimal, legs, cap, width)
     if not model.columns:
-        return 0
+        return 0, 0
     solver = model.lp(0, [-1.0] * len(model.columns))
     solver.run()
     if solver.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-        return None
+        return None, len(model.rows)
     prices = [max(0, ceil(-y * SCALE)) for y in solver.getSolution().row_dual]
     prices[0] = 0  # the want row: none here
     starts, rows = model.starts, model.rows
@@ -197,7 +203,7 @@ def upper_bound(entrants, minimal, legs, cap, width) -> int | None:
         short = SCALE - sum(prices[r] for r in its)
         if short > 0:
             prices[model.group_row[group]] += short
-    return sum(p * b for p, b in zip(prices, model.row_upper, strict=True)) // SCALE
+    return sum(p * b for p, b in zip(prices, model.row_upper, strict=True)) // SCALE, len(model.rows)
 
 
 def by_relaxation(

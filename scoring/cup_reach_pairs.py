@@ -11,7 +11,7 @@ attributes (``pooled``, ``enc``, ``zero``, ``order``, ``outcomes``, ``last``, ``
 from __future__ import annotations
 
 from scoring.cup_reach_legs import by_legs, by_search, carried, clashing, is_outcome, playable, reused
-from scoring.cup_reach_legs_lp import by_relaxation, upper_bound
+from scoring.cup_reach_legs_lp import by_relaxation, sized_bound
 
 # The fixed pairs' outcome leg by leg (cup_reach_legs_lp, then cup_reach_legs.by_search): the easiest pairs
 # that can play together, SEARCH_SPARE more than the target; the search at most SEARCH_NODES nodes
@@ -19,7 +19,10 @@ SEARCH_SPARE = 4
 SEARCH_NODES = 3000
 SOLVE_NODES = 250  # a relaxation solved counts as this many nodes of the search (about its time)
 COMPLETE_NODES = 300  # the search completing another row's outcome carried here
-BOUND_NODES = 2500  # the bound leg by leg, a relaxation of every pair that can pass, counts as many
+# the bound leg by leg, a relaxation of every pair that can pass, counts BOUND_NODES and a node for every
+# BOUND_SIZE nonzeros of it (its time grows with them)
+BOUND_NODES = 100
+BOUND_SIZE = 40
 
 
 class FixedPairs:
@@ -43,27 +46,30 @@ class FixedPairs:
             bounded = served < high and t in self.lowered
             if bounded:
                 high = min(high, self._legs_bound(i, members))
-            if served < high and self._by_search(i, members, high):
+            if served < high and self._by_search(i, members, high, wide=bounded):
                 served = high
             if served < high and not bounded:
                 bound = self._legs_bound(i, members)
-                if bound < high:  # searched again only then
+                lowered = bound < high
+                if lowered:
                     self.lowered.add(t)
                     high = bound
-                    if served < high and self._by_search(i, members, high):
-                        served = high
+                # searched again: every stage where the bound is lower, else only the wide one
+                if served < high and self._by_search(i, members, high, wide=True, narrow=lowered):
+                    served = high
         return free + served, free + high, served == high
 
     def _legs_bound(self, i, members) -> int:
         """At most how many pairs can pass entrant i, by the relaxation leg by leg over every pair that can
-        (``scoring.cup_reach_legs_lp.upper_bound``; ``BOUND_NODES`` nodes of the season's
-        ``search_left``; without them, or without an optimum, no bound: the places' count)."""
+        (``scoring.cup_reach_legs_lp.sized_bound``; ``BOUND_NODES`` nodes of the season's ``search_left``
+        and one for every ``BOUND_SIZE`` nonzeros of the relaxation; without them, or without an optimum,
+        no bound: the places' count)."""
         pooled = self.pooled
         if pooled.search_left <= 0:
             return pooled.total
-        pooled.search_left -= BOUND_NODES
         cap = pooled.per_place // pooled.legs
-        got = upper_bound(self._able(i, members), pooled.minimal, pooled.legs, cap, pooled.width)
+        got, size = sized_bound(self._able(i, members), pooled.minimal, pooled.legs, cap, pooled.width)
+        pooled.search_left -= BOUND_NODES + size // BOUND_SIZE
         return pooled.total if got is None else got
 
     def _able(self, i, members) -> list[tuple[int, frozenset]]:
@@ -81,20 +87,23 @@ class FixedPairs:
         cap = pooled.per_place // pooled.legs
         return len(by_legs(self._able(i, members), pooled.values, pooled.legs, cap, target))
 
-    def _by_search(self, i, members, target) -> bool:
+    def _by_search(self, i, members, target, wide=False, narrow=True) -> bool:
         """Can ``target`` pairs all pass entrant i? Of the pairs that can play together
         (``cup_reach_legs.playable``), the ``target`` and ``SEARCH_SPARE`` more of the easiest: the outcome
         found for an entrant of the same key with the two swapped (``cup_reach_legs.reused``), else the
         relaxation leg by leg (``scoring.cup_reach_legs_lp``), else the depth-first search leg by leg in
         the order of its amounts (``scoring.cup_reach_legs.by_search``, ``SEARCH_NODES`` nodes and what is
-        left of the season's ``search_left``)."""
+        left of the season's ``search_left``). ``narrow`` False skips all of that (tried before for this
+        target); ``wide``: where it finds nothing, the relaxation over every pair that can pass
+        (:meth:`_widened`)."""
         pooled, t = self.pooled, self.enc[i]
         if pooled.search_left <= 0:
             return False
         cap = pooled.per_place // pooled.legs
-        entrants = playable(self._able(i, members), pooled.legs, pooled.minimal)
-        if len(entrants) < target:
-            return False
+        able = self._able(i, members)
+        entrants = playable(able, pooled.legs, pooled.minimal)
+        if not narrow or len(entrants) < target:
+            return wide and self._widened(able, entrants, cap, target, t)
         taken = reused(self.outcomes.get((t, target)), entrants[: target + SEARCH_SPARE])
         if not taken and self.last is not None:
             taken = carried(self.last, entrants, pooled.minimal)
@@ -103,10 +112,28 @@ class FixedPairs:
         if not taken or not is_outcome(taken, entrants, pooled.legs, cap, pooled.width, target):
             taken = self._relaxed(entrants, cap, target)
             if taken is None:
-                return False
+                return wide and self._widened(able, entrants, cap, target, t)
+        self._keep(entrants, taken, t, target)
+        return True
+
+    def _widened(self, able, entrants, cap, target, t) -> bool:
+        """The relaxation leg by leg over every pair that can pass (``able``), where the pairs that can play
+        together (``entrants``) are fewer: ``playable`` keeps the easiest, but an outcome may need a
+        harder pair in place of an easier one that shares its player."""
+        pooled = self.pooled
+        if len(able) == len(entrants) or pooled.search_left <= 0:
+            return False
+        taken, _, solves = by_relaxation(able, pooled.minimal, pooled.legs, cap, pooled.width, target)
+        pooled.search_left -= solves * SOLVE_NODES
+        if taken is None:
+            return False
+        self._keep(able, taken, t, target)
+        return True
+
+    def _keep(self, entrants, taken, t, target) -> None:
+        """Keep the outcome found for the next row of key ``t`` and for the next key."""
         self.outcomes[(t, target)] = [(entrants[k], option) for k, option in taken.items()]
         self.last = [(entrants[k][1], option) for k, option in taken.items()]
-        return True
 
     def _completed(self, entrants, cap, target, taken) -> dict | None:
         """The options ``taken`` (another row's outcome given to the entrants here) that clash with none
@@ -137,6 +164,8 @@ class FixedPairs:
                 return taken
             if len(some) == len(entrants):
                 break
+        if not amounts:  # the relaxation of all of them has no solution (the first solve): nor the search
+            return None
         budget = min(SEARCH_NODES, pooled.search_left)
         taken, nodes = by_search(*args, budget, target, amounts)
         pooled.search_left -= nodes

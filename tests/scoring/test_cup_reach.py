@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import cup_reach, cup_reach_legs, cup_reach_lp, cup_reach_pool
+from scoring import cup_reach, cup_reach_legs, cup_reach_lp, cup_reach_pairs, cup_reach_pool
 from scoring.cup import DEFAULT_POINTS, CupEvent, PairPlacing, Placing, rank_pairs, rank_players
 from scoring.cup_reach import key, reach
 
@@ -882,3 +882,23 @@ def test_an_outcome_is_reused_for_a_row_of_the_same_key_with_the_two_pairs_swapp
     outcome = [(y, ((0, 1),)), (z, ((1, 2),))]
     assert cup_reach_legs.reused(outcome, [x, z]) == {0: ((0, 1),), 1: ((1, 2),)}
     assert cup_reach_legs.reused(None, [x, z]) == {}
+
+
+def test_denser_club_rows_are_decided_by_the_relaxation_over_every_pair(monkeypatch):
+    # 24 players, six events of 12 pairs, three legs left: a player has had many partners, and of the
+    # pairs that can play together (the easiest of each player's) no outcome reaches the bound on many
+    # rows; the relaxation over every pair that can pass makes more of them exact. Where both are exact
+    # they agree, and a bound is never better than the exact worst
+    rows = rank_pairs(_field(24, 6, seed=1, pairs=12))
+    full = reach(rows, [1, 1, 1], pairs=True)
+    monkeypatch.setattr(cup_reach_pairs.FixedPairs, "_widened", lambda *args: False)
+    narrow = reach(rows, [1, 1, 1], pairs=True)
+    assert sum(r.worst_exact for r in full) > sum(r.worst_exact for r in narrow)
+    for a, b in zip(full, narrow, strict=True):
+        assert a.best == b.best
+        if a.worst_exact and b.worst_exact:
+            assert a.worst == b.worst
+        elif a.worst_exact:
+            assert b.worst >= a.worst
+        elif b.worst_exact:
+            assert a.worst >= b.worst

@@ -9,7 +9,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from scoring import cup_reach_legs_lp
-from scoring.cup_reach_legs import by_legs, by_search, carried, clashing, fitted, is_outcome, placed
+from scoring.cup_reach_legs import by_legs, by_search, carried, clashing, fitted, is_outcome, placed, playable
 from scoring.cup_reach_legs_lp import DIVES, by_relaxation, odd_sets, upper_bound
 
 PAIRS = [frozenset(p) for p in ("ab", "ac", "ad", "bc", "bd", "cd", "ef", "ae")]
@@ -204,10 +204,12 @@ def test_the_relaxation_branching_to_the_end_finds_an_outcome_exactly_when_the_s
     entrants, values, legs, cap, want = problem
     minimal = _minimal_by_definition(values, legs)
     searched, nodes = by_search(entrants, minimal, legs, cap, len(values), SEARCH_NODES, want)
-    taken, _, solves = by_relaxation(entrants, minimal, legs, cap, len(values), want, dives=10**5)
+    taken, amounts, solves = by_relaxation(entrants, minimal, legs, cap, len(values), want, dives=10**5)
     assert solves < 10**5
     if taken is not None:
         assert is_outcome(taken, entrants, legs, cap, len(values), want)
+    if not amounts:  # the first relaxation has no solution: the reach skips the search (cup_reach_pairs)
+        assert taken is None and searched is None
     if nodes <= SEARCH_NODES:
         assert (taken is not None) == (searched is not None)
     else:
@@ -416,3 +418,20 @@ def test_an_outcome_is_carried_to_the_same_players_and_the_newcomers():
     assert taken[1] in {((1, 3),), ((2, 3),)}  # a newcomer's option, as little as is enough
     assert 2 not in taken  # (e, f) was not in it
     assert 3 not in taken  # (a, b)'s 2nd (3) is not more than 3 now
+
+
+def test_a_pair_left_out_of_the_pairs_that_can_play_together_may_be_what_an_outcome_needs():
+    # one leg of three places: ab passes with any place, ac and bd need the second or better. Easiest
+    # first, the pairs that can play together keep ab and leave out ac and bd (a and b already play the
+    # leg), so their relaxation finds one pair passing; but ac and bd share no player and both pass,
+    # which the relaxation over every pair finds (the reach's last try, scoring.cup_reach_pairs)
+    values = [3, 2, 1]
+    entrants = [(0, frozenset("ab")), (1, frozenset("ac")), (1, frozenset("bd"))]
+    minimal = _minimal_by_definition(values, 1)
+    kept = playable(entrants, 1, minimal)
+    assert kept == entrants[:1]
+    assert _brute_most(entrants, values, 1, 1) == 2
+    assert by_relaxation(kept, minimal, 1, 1, len(values), 2)[0] is None
+    taken, _, _ = by_relaxation(entrants, minimal, 1, 1, len(values), 2)
+    assert sorted(taken) == [1, 2]
+    _assert_an_outcome(entrants, values, 1, 1, 2, placed(taken, 1, 1))
