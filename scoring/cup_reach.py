@@ -140,8 +140,8 @@ Decisions (the model; each is what the code and the brute-force test in
      that bound (all of them where it is lower; for a key where it was lower once, the bound comes
      first), and last the relaxation branched over every pair that can pass, not only those that can
      play together: keeping the easiest pairs of a player may leave out the harder one an outcome
-     needs in their place (on the benchmark's denser club seasons it made 18 more of 352 pair rows
-     exact). The worst is exact when one of them reaches the least bound. All of it shares
+     needs in their place (on the benchmark's denser club seasons 262 of 352 pair rows exact where
+     253 without it). The worst is exact when one of them reaches the least bound. All of it shares
      ``pair_search_budget`` nodes a season (60,000 by default; a relaxation solved counts as 250, the
      bound as 100 and one for every 40 nonzeros of its relaxation, about its time; the search at most
      3,000 a row). The pairs' side lives in ``scoring.cup_reach_pairs``.
