@@ -780,6 +780,19 @@ def pair_fields(draw):
     return events, [1] * draw(st.integers(1, 2))
 
 
+def _assert_consistent(one, other):
+    """Two computations of one season's reach (other budgets or methods): the same best; where both are
+    exact the same worst; a bound (``worst_exact`` False) never better than an exact worst."""
+    for a, b in zip(one, other, strict=True):
+        assert a.best == b.best, a.entrant
+        if a.worst_exact and b.worst_exact:
+            assert a.worst == b.worst, a.entrant
+        elif a.worst_exact:
+            assert b.worst >= a.worst, a.entrant
+        elif b.worst_exact:
+            assert a.worst >= b.worst, a.entrant
+
+
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pair_fields(), st.booleans())
 def test_pooled_model_and_place_vector_search_agree(field, pairs):
@@ -790,14 +803,7 @@ def test_pooled_model_and_place_vector_search_agree(field, pairs):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(cup_reach, "pooled_for", lambda *args: None)
         searched = reach(rows, weights, None, table, pairs=pairs)
-    for a, b in zip(pooled, searched, strict=True):
-        assert a.best == b.best
-        if a.worst_exact and b.worst_exact:
-            assert a.worst == b.worst, a.entrant
-        elif a.worst_exact:
-            assert a.worst <= b.worst  # the search's safe bound is never below the exact worst
-        elif b.worst_exact:
-            assert b.worst <= a.worst
+    _assert_consistent(pooled, searched)  # the search's safe bound is never below the exact worst
 
 
 def _field(players, events, seed, pairs=None):
@@ -825,12 +831,7 @@ def test_budgets_change_only_how_many_rows_are_exact_never_a_position():
         rows, [1, 1, 1], construction_budget=0, lp_budget=0, fallback_budget=0, pooled_season_budget=0
     )
     assert sum(r.worst_exact for r in none) < sum(r.worst_exact for r in full)
-    for a, b in zip(full, none, strict=True):
-        assert a.best == b.best
-        if a.worst_exact and b.worst_exact:
-            assert a.worst == b.worst
-        elif a.worst_exact:
-            assert b.worst >= a.worst
+    _assert_consistent(full, none)
 
 
 def test_linear_relaxation_decides_the_rows_the_constructions_leave_open():
@@ -841,11 +842,7 @@ def test_linear_relaxation_decides_the_rows_the_constructions_leave_open():
     without = reach(rows, [1, 1, 1], lp_budget=0)
     assert all(r.worst_exact for r in with_lp)
     assert sum(r.worst_exact for r in without) < len(rows) // 2
-    for a, b in zip(with_lp, without, strict=True):
-        assert a.best == b.best
-        assert b.worst >= a.worst  # a bound is never better than the exact worst
-        if b.worst_exact:
-            assert a.worst == b.worst
+    _assert_consistent(with_lp, without)  # every row of with_lp exact: without's never better
 
 
 def test_fixed_pair_rows_the_pooled_constructions_leave_open_are_decided_leg_by_leg():
@@ -857,11 +854,7 @@ def test_fixed_pair_rows_the_pooled_constructions_leave_open_are_decided_leg_by_
     pooled_only = reach(rows, [1, 1, 1], pairs=True, pair_search_budget=0)
     assert all(r.worst_exact for r in full)
     assert sum(not r.worst_exact for r in pooled_only) > len(rows) // 2
-    for a, b in zip(full, pooled_only, strict=True):
-        assert a.best == b.best
-        assert b.worst >= a.worst
-        if b.worst_exact:
-            assert a.worst == b.worst
+    _assert_consistent(full, pooled_only)
 
 
 def test_a_player_s_pairs_are_taken_together_only_while_the_legs_hold_them():
@@ -894,11 +887,4 @@ def test_denser_club_rows_are_decided_by_the_relaxation_over_every_pair(monkeypa
     monkeypatch.setattr(cup_reach_pairs.FixedPairs, "_widened", lambda *args: False)
     narrow = reach(rows, [1, 1, 1], pairs=True)
     assert sum(r.worst_exact for r in full) > sum(r.worst_exact for r in narrow)
-    for a, b in zip(full, narrow, strict=True):
-        assert a.best == b.best
-        if a.worst_exact and b.worst_exact:
-            assert a.worst == b.worst
-        elif a.worst_exact:
-            assert b.worst >= a.worst
-        elif b.worst_exact:
-            assert a.worst >= b.worst
+    _assert_consistent(full, narrow)
