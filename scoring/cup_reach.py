@@ -124,7 +124,8 @@ Decisions (the model; each is what the code and the brute-force test in
      when its players' pairs would ask more legs than are left, counting each pair's fewest items)
      are given to a linear relaxation leg by leg (``scoring.cup_reach_legs_lp``: each pair takes one
      *option*, a minimal pattern with its items in legs of their own; Hall's condition for each leg's
-     places; a player's pairs take a leg at most once), solved by HiGHS and branched on depth first
+     places; a player's pairs take a leg at most once), solved by HiGHS over the columns its prices ask
+     for (column generation) and branched on depth first
      (the fraction nearest a half rounded up, then down) until its amounts are whole numbers, then
      checked in integers (where the relaxation has no solution at all, nor has the search, which is
      then skipped); else a depth-first search leg by leg in the order of its amounts (``scoring.cup_reach_legs.by_search``: next the pair with the fewest legs left for
@@ -142,7 +143,7 @@ Decisions (the model; each is what the code and the brute-force test in
      play together: keeping the easiest pairs of a player may leave out the harder one an outcome
      needs in their place (on the benchmark's denser club seasons 262 of 352 pair rows exact where
      253 without it). The worst is exact when one of them reaches the least bound. All of it shares
-     ``pair_search_budget`` nodes a season (60,000 by default; a relaxation solved counts as 250, the
+     ``pair_search_budget`` nodes a season (100,000 by default; a relaxation solved counts as 250, the
      bound as 100 and one for every 40 nonzeros of its relaxation, about its time; the search at most
      3,000 a row). The pairs' side lives in ``scoring.cup_reach_pairs``.
 
@@ -242,7 +243,7 @@ def reach(
     fallback_budget: int = 2000,
     construction_budget: int = 40,
     lp_budget: int = 40,
-    pair_search_budget: int = 60000,
+    pair_search_budget: int = 100000,
 ) -> list[Reach]:
     """Best and worst reachable positions of every row of ``rank_players`` (or ``rank_pairs``)."""
     if not weights:

@@ -28,7 +28,9 @@ amount rounded up as a lower bound, then (where that branch has no whole solutio
 rounded down as an upper bound, solved again each time; at most ``DIVES`` solves. Given solves enough it
 misses no outcome (the tests check it against the search); the budget makes it a heuristic, like the
 one-way *dive* it replaced, which rounded the largest fraction up and turned back once only (on the
-benchmark's club seasons it left 6 % of the pair rows a bound where this leaves 1.4 %). The first
+benchmark's club seasons it left 6 % of the pair rows a bound where this leaves 1.4 %). Each solve is over
+the columns its prices ask for (:class:`_Master`, column generation: a club season's largest relaxations
+have 3,000-4,000 columns, of which a fifth to a third come in; a solve a third of the time). The first
 solution's amounts also order the options of the depth-first search (``scoring.cup_reach_legs.by_search``)
 where the branching fails. :func:`upper_bound` maximises the options taken and proves its bound from the
 dual prices in integers.
@@ -45,6 +47,11 @@ from scoring.cup_reach_legs import Option, is_outcome
 from scoring.cup_reach_lp import OPTIONS, SCALE
 
 DIVES = 20  # relaxations solved at most by one branching (by_relaxation)
+# by_relaxation's columns (_Master): at first the FIRST_COLUMNS cheapest of each entrant (or newcomers'
+# need), then at most PRICED a round of those whose reduced cost the solution's prices make negative
+FIRST_COLUMNS = 4
+PRICED = 200
+ARTIFICIAL = 1000.0  # the cost of a unit of the want met by no one: dearer than any outcome's items
 ODD_CYCLE = 5  # the blossom rows: the players of odd cycles of at most this many (odd_sets)
 ODD_SETS = 200  # and at most this many sets of them
 
@@ -173,6 +180,84 @@ class _Model:
         return solver
 
 
+class _Master:
+    """The relaxation of a :class:`_Model` for :func:`by_relaxation` over some of its columns, the others
+    added where the solution's prices ask for them (column generation): a solve ends at the optimum over
+    every column, reached over a fifth to a third of them (on the club seasons' largest relaxations, half
+    the time). An artificial column meets the want at ``ARTIFICIAL`` a unit, so the first columns always
+    have a solution; one that keeps some of it has no other (the want cannot be met)."""
+
+    def __init__(self, model, want, costs):
+        import highspy
+        import numpy as np
+
+        self.rows = np.asarray(model.rows, dtype=np.int32)
+        self.starts = np.asarray(model.starts, dtype=np.int64)
+        self.costs, self.upper = np.asarray(costs), np.asarray(model.upper)
+        m = len(model.row_upper)
+        inf = highspy.kHighsInf
+        self.optimal = highspy.HighsModelStatus.kOptimal
+        solver = self.solver = highspy._core._Highs()
+        for option, value in OPTIONS:
+            solver.setOptionValue(option, value)
+        # the dual simplex: a branch changes bounds and new columns come in, which keep the last basis
+        # dual feasible (half the time of cup_reach_lp's primal simplex on the small seasons' branchings)
+        solver.setOptionValue("simplex_strategy", 1)
+        row_lower = np.array([float(want)] + [-inf] * (m - 1))
+        row_upper = np.array([inf] + [float(b) for b in model.row_upper[1:]])
+        none = np.zeros(0, dtype=np.int32)
+        solver.addRows(m, row_lower, row_upper, 0, np.zeros(m, dtype=np.int32), none, np.zeros(0))
+        solver.addCol(ARTIFICIAL, 0.0, inf, 1, np.zeros(1, dtype=np.int32), np.ones(1))
+        self.inside = np.zeros(len(costs), dtype=bool)
+        self.order = np.zeros(0, dtype=np.int64)  # the columns in the solver, after the artificial one
+        first, seen = [], Counter()
+        for j, (group, _) in enumerate(model.columns):
+            if seen[group] < FIRST_COLUMNS:
+                seen[group] += 1
+                first.append(j)
+        self._add(np.asarray(first, dtype=np.int64), np.zeros(len(costs)), self.upper)
+
+    def _add(self, new, lower, upper) -> None:
+        """Put the columns ``new`` in the solver, within the bounds ``lower`` and ``upper``."""
+        import numpy as np
+
+        lengths = self.starts[new + 1] - self.starts[new]
+        index = np.concatenate([self.rows[self.starts[j] : self.starts[j + 1]] for j in new.tolist()])
+        starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int32)
+        columns = (len(new), self.costs[new], lower[new], upper[new])
+        self.solver.addCols(*columns, len(index), starts, index, np.ones(len(index)))
+        self.inside[new] = True
+        self.order = np.concatenate((self.order, new))
+
+    def solve(self, lower, upper):
+        """The amounts of every column at the optimum within the bounds ``lower`` and ``upper``, or None
+        where there is none. A column held above 0 is put in the solver first."""
+        import numpy as np
+
+        held = np.flatnonzero((lower > 0) & ~self.inside)
+        if len(held):
+            self._add(held, lower, upper)
+        solver, order = self.solver, self.order
+        where = np.arange(1, len(order) + 1, dtype=np.int32)
+        solver.changeColsBounds(len(order), where, lower[order], upper[order])
+        while True:
+            solver.run()
+            if solver.getModelStatus() != self.optimal:
+                return None
+            prices = np.asarray(solver.getSolution().row_dual)
+            reduced = self.costs - np.add.reduceat(prices[self.rows], self.starts[:-1])
+            new = np.flatnonzero((reduced < -1e-9) & ~self.inside & (upper > 0))
+            if not len(new):
+                break
+            self._add(new[np.argsort(reduced[new], kind="stable")][:PRICED], lower, upper)
+        values = np.asarray(solver.getSolution().col_value)
+        if values[0] > 1e-6:  # the want is met only by the artificial column
+            return None
+        amounts = np.zeros(len(self.costs))
+        amounts[self.order] = values[1:]
+        return amounts
+
+
 def upper_bound(entrants, minimal, legs, cap, width) -> int | None:
     """:func:`sized_bound` without the size."""
     return sized_bound(entrants, minimal, legs, cap, width)[0]
@@ -213,16 +298,14 @@ def by_relaxation(
     relaxation's amounts by entrant and option, for ``by_search``'s ``prefer``; the relaxations solved,
     at most ``dives``, ``DIVES`` by default). ``entrants``: (need, players); ``minimal(need)``: the
     minimal patterns."""
-    import highspy  # imported when first needed: most seasons are decided without it
-    import numpy as np
+    import numpy as np  # imported when first needed: most seasons are decided without it
 
     model = _Model(entrants, minimal, legs, cap, width)
     columns, groups = model.columns, model.groups
     n = len(columns)
     if not n:
         return None, {}, 0
-    solver = model.lp(want, [float(len(option)) for _, option in columns])
-    every = np.arange(n, dtype=np.int32)
+    master = _Master(model, want, [float(len(option)) for _, option in columns])
     prefer: dict[int, dict[Option, float]] = {}
     # depth first: a column's bounds raised to its amount rounded up, and where that has no solution, kept
     # at its amount rounded down (the branch waiting on the stack)
@@ -230,13 +313,10 @@ def by_relaxation(
     solves = 0
     while stack and solves < (dives or DIVES):
         lower, upper = stack.pop()
-        if solves:
-            solver.changeColsBounds(n, every, lower, upper)
-        solver.run()
+        amounts = master.solve(lower, upper)
         solves += 1
-        if solver.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        if amounts is None:
             continue
-        amounts = np.asarray(solver.getSolution().col_value)
         if solves == 1:
             for j in np.flatnonzero(amounts > 1e-9).tolist():
                 group, option = columns[j]

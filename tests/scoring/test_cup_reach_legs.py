@@ -435,3 +435,41 @@ def test_a_pair_left_out_of_the_pairs_that_can_play_together_may_be_what_an_outc
     taken, _, _ = by_relaxation(entrants, minimal, 1, 1, len(values), 2)
     assert sorted(taken) == [1, 2]
     _assert_an_outcome(entrants, values, 1, 1, 2, placed(taken, 1, 1))
+
+
+@settings(max_examples=200, deadline=None)
+@given(larger_problems(), st.data())
+def test_the_relaxation_over_the_columns_priced_in_has_the_optimum_over_every_column(problem, data):
+    # by_relaxation solves over some columns, adding those the prices ask for (column generation): on
+    # every branch it must reach the optimum of the relaxation over every column, and have a solution
+    # exactly where that one has
+    import highspy
+    import numpy as np
+
+    entrants, values, legs, cap, want = problem
+    minimal = _minimal_by_definition(values, legs)
+    model = cup_reach_legs_lp._Model(entrants, minimal, legs, cap, len(values))
+    n = len(model.columns)
+    if not n:
+        return
+    costs = [float(len(option)) for _, option in model.columns]
+    master = cup_reach_legs_lp._Master(model, want, costs)
+    lower, upper = np.zeros(n), np.array(model.upper)
+    for _ in range(data.draw(st.integers(0, 3))):  # a branch: some columns' bounds moved
+        j = data.draw(st.integers(0, n - 1))
+        if data.draw(st.booleans()):
+            lower[j] = min(upper[j], lower[j] + 1)
+        else:
+            upper[j] = lower[j]
+    got = master.solve(lower, upper)
+    full = model.lp(want, costs)
+    full.changeColsBounds(n, np.arange(n, dtype=np.int32), lower, upper)
+    full.run()
+    optimal = full.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    assert (got is not None) == optimal
+    if got is not None:
+        assert abs(float(np.dot(costs, got)) - full.getInfo().objective_function_value) < 1e-6
+        assert np.all(got >= lower - 1e-7) and np.all(got <= upper + 1e-7)
+        used = np.zeros(len(model.row_upper))
+        np.add.at(used, model.rows, np.repeat(got, np.diff(model.starts)))
+        assert used[0] >= want - 1e-6 and np.all(used[1:] <= np.array(model.row_upper[1:]) + 1e-6)
