@@ -41,7 +41,6 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 from itertools import permutations
-from math import ceil
 
 from scoring.cup_reach_legs import Option, is_outcome
 from scoring.cup_reach_lp import OPTIONS, SCALE
@@ -272,23 +271,27 @@ def sized_bound(entrants, minimal, legs, cap, width) -> tuple[int | None, int]:
     it still falls short (the group's row is in all its columns), then the bound is that sum, rounded
     down, all in integers."""
     import highspy
+    import numpy as np
 
     model = _Model(entrants, minimal, legs, cap, width)
     if not model.columns:
         return 0, 0
+    # over every column: the most options taken prices nearly every column in, which column generation
+    # (by_relaxation's _Master) reaches in more time than one solve
     solver = model.lp(0, [-1.0] * len(model.columns))
     solver.run()
     if solver.getModelStatus() != highspy.HighsModelStatus.kOptimal:
         return None, len(model.rows)
-    prices = [max(0, ceil(-y * SCALE)) for y in solver.getSolution().row_dual]
+    prices = np.maximum(0, np.ceil(-np.asarray(solver.getSolution().row_dual) * SCALE)).astype(np.int64)
     prices[0] = 0  # the want row: none here
-    starts, rows = model.starts, model.rows
-    for j, (group, _) in enumerate(model.columns):
-        its = rows[starts[j] : starts[j + 1]]
-        short = SCALE - sum(prices[r] for r in its)
-        if short > 0:
-            prices[model.group_row[group]] += short
-    return sum(p * b for p, b in zip(prices, model.row_upper, strict=True)) // SCALE, len(model.rows)
+    sums = np.add.reduceat(prices[np.asarray(model.rows)], np.asarray(model.starts[:-1]))
+    # a group's row is in all its columns: raised by the most any of them falls short
+    group_rows = np.array([model.group_row[group] for group, _ in model.columns])
+    raised = np.zeros(len(prices), dtype=np.int64)
+    np.maximum.at(raised, group_rows, SCALE - sums)
+    prices += raised
+    bounds = np.asarray(model.row_upper, dtype=np.int64)
+    return int(prices @ bounds) // SCALE, len(model.rows)
 
 
 def by_relaxation(

@@ -473,3 +473,20 @@ def test_the_relaxation_over_the_columns_priced_in_has_the_optimum_over_every_co
         used = np.zeros(len(model.row_upper))
         np.add.at(used, model.rows, np.repeat(got, np.diff(model.starts)))
         assert used[0] >= want - 1e-6 and np.all(used[1:] <= np.array(model.row_upper[1:]) + 1e-6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(larger_problems())
+def test_the_bound_leg_by_leg_is_the_relaxation_rounded_down(problem):
+    # the bound's proof, in integers from the solver's prices, gives the relaxation's optimum rounded down
+    # (the prices rounded up to millionths and repaired per pair add a little, never a whole one)
+    import highspy
+
+    entrants, values, legs, cap, _ = problem
+    minimal = _minimal_by_definition(values, legs)
+    model = cup_reach_legs_lp._Model(entrants, minimal, legs, cap, len(values))
+    full = model.lp(0, [-1.0] * len(model.columns))
+    full.run()
+    assert full.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    most = -full.getInfo().objective_function_value
+    assert int(most + 1e-6) <= upper_bound(entrants, minimal, legs, cap, len(values)) <= int(most + 0.01)
