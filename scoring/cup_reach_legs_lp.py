@@ -156,28 +156,51 @@ class _Model:
             + [1] * len(player_row)
         )
 
+    def row_bounds(self, want) -> tuple[list[float], list[float]]:
+        """The rows' lower and upper bounds: the want row at least ``want``, the others at most theirs."""
+        import highspy
+
+        inf = highspy.kHighsInf
+        lower = [float(want)] + [-inf] * (len(self.row_upper) - 1)
+        return lower, [inf] + [float(b) for b in self.row_upper[1:]]
+
     def lp(self, want, costs):
+        """A solver holding the relaxation over every column."""
         import highspy
 
         n, m = len(self.columns), len(self.row_upper)
-        inf = highspy.kHighsInf
         lp = highspy.HighsLp()
         lp.num_col_, lp.num_row_ = n, m
         lp.col_cost_ = costs
         lp.col_lower_, lp.col_upper_ = [0.0] * n, self.upper
-        lp.row_lower_ = [float(want)] + [-inf] * (m - 1)
-        lp.row_upper_ = [inf] + [float(b) for b in self.row_upper[1:]]
+        lp.row_lower_, lp.row_upper_ = self.row_bounds(want)
         lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
         lp.a_matrix_.start_, lp.a_matrix_.index_ = self.starts, self.rows
         lp.a_matrix_.value_ = [1.0] * len(self.rows)
-        solver = highspy._core._Highs()
-        for option, value in OPTIONS:
-            solver.setOptionValue(option, value)
-        # the dual simplex: a branch changes bounds, which keeps the last basis dual feasible (half the
-        # time of the primal simplex of cup_reach_lp's options on the branchings of small seasons)
-        solver.setOptionValue("simplex_strategy", 1)
+        solver = _highs()
         solver.passModel(lp)
         return solver
+
+
+def _highs():
+    """A HiGHS solver with ``cup_reach_lp``'s options, but the dual simplex: a branch changes bounds (and
+    column generation adds columns), which keeps the last basis dual feasible (half the time of the
+    primal simplex of cup_reach_lp's options on the branchings of small seasons)."""
+    import highspy
+
+    solver = highspy._core._Highs()
+    for option, value in OPTIONS:
+        solver.setOptionValue(option, value)
+    solver.setOptionValue("simplex_strategy", 1)
+    return solver
+
+
+def _column_sums(rows, starts, prices):
+    """Each column's ``prices`` summed over its rows (``rows`` and ``starts``: the columnwise matrix of
+    ones, numpy arrays)."""
+    import numpy as np
+
+    return np.add.reduceat(prices[rows], starts[:-1])
 
 
 class _Master:
@@ -197,19 +220,12 @@ class _Master:
         self.starts = np.asarray(model.starts, dtype=np.int64)
         self.costs, self.upper = np.asarray(costs), np.asarray(model.upper)
         m = len(model.row_upper)
-        inf = highspy.kHighsInf
         self.optimal = highspy.HighsModelStatus.kOptimal
-        solver = self.solver = highspy._core._Highs()
-        for option, value in OPTIONS:
-            solver.setOptionValue(option, value)
-        # the dual simplex: a branch changes bounds and new columns come in, which keep the last basis
-        # dual feasible (half the time of cup_reach_lp's primal simplex on the small seasons' branchings)
-        solver.setOptionValue("simplex_strategy", 1)
-        row_lower = np.array([float(want)] + [-inf] * (m - 1))
-        row_upper = np.array([inf] + [float(b) for b in model.row_upper[1:]])
+        solver = self.solver = _highs()
+        row_lower, row_upper = map(np.array, model.row_bounds(want))
         none = np.zeros(0, dtype=np.int32)
         solver.addRows(m, row_lower, row_upper, 0, np.zeros(m, dtype=np.int32), none, np.zeros(0))
-        solver.addCol(ARTIFICIAL, 0.0, inf, 1, np.zeros(1, dtype=np.int32), np.ones(1))
+        solver.addCol(ARTIFICIAL, 0.0, highspy.kHighsInf, 1, np.zeros(1, dtype=np.int32), np.ones(1))
         self.inside = np.zeros(len(costs), dtype=bool)
         self.order = np.zeros(0, dtype=np.int64)  # the columns in the solver, after the artificial one
         first, seen = [], Counter()
@@ -246,13 +262,13 @@ class _Master:
             solver.run()
             if solver.getModelStatus() != self.optimal:
                 return None
-            prices = np.asarray(solver.getSolution().row_dual)
-            reduced = self.costs - np.add.reduceat(prices[self.rows], self.starts[:-1])
+            solution = solver.getSolution()
+            reduced = self.costs - _column_sums(self.rows, self.starts, np.asarray(solution.row_dual))
             new = np.flatnonzero((reduced < -1e-9) & ~self.inside & (upper > 0))
             if not len(new):
                 break
             self._add(new[np.argsort(reduced[new], kind="stable")][:PRICED], lower, upper)
-        values = np.asarray(solver.getSolution().col_value)
+        values = np.asarray(solution.col_value)
         if values[0] > 1e-6:  # the want is met only by the artificial column
             return None
         amounts = np.zeros(len(self.costs))
@@ -287,7 +303,7 @@ def sized_bound(entrants, minimal, legs, cap, width) -> tuple[int | None, int]:
         return None, len(model.rows)
     prices = np.maximum(0, np.ceil(-np.asarray(solver.getSolution().row_dual) * SCALE)).astype(np.int64)
     prices[0] = 0  # the want row: none here
-    sums = np.add.reduceat(prices[np.asarray(model.rows)], np.asarray(model.starts[:-1]))
+    sums = _column_sums(np.asarray(model.rows), np.asarray(model.starts), prices)
     # a group's row is in all its columns: raised by the most any of them falls short
     group_rows = np.array([model.group_row[group] for group, _ in model.columns])
     raised = np.zeros(len(prices), dtype=np.int64)
