@@ -145,7 +145,12 @@ Decisions (the model; each is what the code and the brute-force test in
      253 without it). The worst is exact when one of them reaches the least bound. All of it shares
      ``pair_search_budget`` nodes a season (100,000 by default; a relaxation solved counts as 250, the
      bound as 100 and one for every 40 nonzeros of its relaxation, about its time; the search at most
-     3,000 a row). The pairs' side lives in ``scoring.cup_reach_pairs``.
+     3,000 a row). The pairs' side lives in ``scoring.cup_reach_pairs``. With ``exact_nodes`` (the cup's
+     background refinement, ``cup/reach.py``; 0, not run, by default) a row still undecided gets last the
+     same relaxation over every pair that can pass with whole amounts, solved by HiGHS's branch and cut
+     (``scoring.cup_reach_legs_lp.exact``, at most that many nodes, outside the season's budget): its
+     outcome checked in integers, its bound HiGHS's proof in floating point (the one count resting on
+     the solver's arithmetic). Seconds a row on the denser club seasons, so never while a page waits.
 
   Checked against every assignment of every leg's places (1–3 legs, 1–4 entrants, tables with equal
   and unequal points), against every outcome of 1–2 legs for whole small seasons, and against the
@@ -244,6 +249,7 @@ def reach(
     construction_budget: int = 40,
     lp_budget: int = 40,
     pair_search_budget: int = 100000,
+    exact_nodes: int = 0,
 ) -> list[Reach]:
     """Best and worst reachable positions of every row of ``rank_players`` (or ``rank_pairs``)."""
     if not weights:
@@ -267,6 +273,7 @@ def reach(
         pooled.pooled.tries_left = construction_budget
         pooled.pooled.lp_left = lp_budget
         pooled.pooled.search_left = pair_search_budget
+        pooled.pooled.exact_nodes = exact_nodes
         # the lower keys first: they are the cheaper ones, so a spent season budget hits the costly
         # (fixed pairs: each outcome found is carried to the next row, scoring.cup_reach_pairs)
         for i in sorted(range(len(keys)), key=keys.__getitem__):

@@ -370,3 +370,42 @@ def _taken(columns, whole, groups) -> dict[int, Option]:
             if left[group]:
                 taken[left[group].pop()] = option
     return taken
+
+
+def exact(entrants, minimal, legs, cap, width, nodes) -> tuple[dict[int, Option] | None, int | None]:
+    """(the options of the most of ``entrants`` passing at once in a real outcome found, or None; at most
+    how many can, or None where unproved): the relaxation over every column with whole amounts, the most
+    options taken, solved by HiGHS's branch and cut (presolve, cuts, at most ``nodes`` nodes, one thread:
+    the same answer every run). Its outcome is checked in integers (``is_outcome``) like every other; its
+    bound is HiGHS's proof, in floating point with its tolerances (1e-6) on a model of zeros and ones
+    with whole bounds, rounded down (the count is whole): the one place a count rests on the solver's
+    arithmetic. Seconds a row on the 24-player dense club seasons, so it is not run while a page waits:
+    ``scoring.cup_reach.reach``'s ``exact_nodes``, used by the cup's background refinement."""
+    import highspy
+    import numpy as np
+
+    model = _Model(entrants, minimal, legs, cap, width)
+    n = len(model.columns)
+    if not n:
+        return {}, 0
+    solver = model.lp(0, [-1.0] * n)
+    for option, value in (("presolve", "on"), ("mip_max_nodes", nodes), ("simplex_iteration_limit", 10**9)):
+        solver.setOptionValue(option, value)
+    solver.changeColsIntegrality(
+        n, np.arange(n, dtype=np.int32), np.full(n, highspy.HighsVarType.kInteger, dtype=np.uint8)
+    )
+    solver.run()
+    info = solver.getInfo()
+    upper = None
+    if solver.getModelStatus() in (
+        highspy.HighsModelStatus.kOptimal,
+        highspy.HighsModelStatus.kSolutionLimit,
+    ):
+        upper = int(np.floor(-info.mip_dual_bound + 1e-6))
+    taken = None
+    if info.primal_solution_status == 2:  # a feasible solution: checked in integers
+        whole = np.maximum(0, np.round(np.asarray(solver.getSolution().col_value))).astype(int).tolist()
+        taken = _taken(model.columns, whole, model.groups)
+        if not is_outcome(taken, entrants, legs, cap, width, len(taken)):
+            taken = None
+    return taken, upper

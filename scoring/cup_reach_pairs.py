@@ -11,7 +11,7 @@ attributes (``pooled``, ``enc``, ``zero``, ``order``, ``outcomes``, ``last``, ``
 from __future__ import annotations
 
 from scoring.cup_reach_legs import by_legs, by_search, carried, clashing, is_outcome, playable, reused
-from scoring.cup_reach_legs_lp import by_relaxation, sized_bound
+from scoring.cup_reach_legs_lp import by_relaxation, exact, sized_bound
 
 # The fixed pairs' outcome leg by leg (cup_reach_legs_lp, then cup_reach_legs.by_search): the easiest pairs
 # that can play together, SEARCH_SPARE more than the target; the search at most SEARCH_NODES nodes
@@ -57,7 +57,23 @@ class FixedPairs:
                 # searched again: every stage where the bound is lower, else only the wide one
                 if served < high and self._by_search(i, members, high, wide=True, narrow=lowered):
                     served = high
+            if served < high and self.pooled.exact_nodes:
+                served, high = self._exact(i, members, served, high)
         return free + served, free + high, served == high
+
+    def _exact(self, i, members, served, high) -> tuple[int, int]:
+        """(served, high) narrowed by the integer programme over every pair that can pass
+        (``scoring.cup_reach_legs_lp.exact``, ``exact_nodes`` nodes; outside the season's budget)."""
+        pooled = self.pooled
+        cap = pooled.per_place // pooled.legs
+        able = self._able(i, members)
+        taken, upper = exact(able, pooled.minimal, pooled.legs, cap, pooled.width, pooled.exact_nodes)
+        if taken is not None and len(taken) > served:
+            served = min(len(taken), high)
+            self._keep(able, taken, self.enc[i], served)
+        if upper is not None:
+            high = max(served, min(high, upper))
+        return served, high
 
     def _legs_bound(self, i, members) -> int:
         """At most how many pairs can pass entrant i, by the relaxation leg by leg over every pair that can

@@ -148,6 +148,7 @@ class _Pooled(Constructions):
         self.tries_left = 10**9  # least-points constructions left to try this season
         self.lp_left = 10**9  # linear relaxations left to solve this season
         self.search_left = 10**9  # nodes of the fixed pairs' search leg by leg left this season
+        self.exact_nodes = 0  # the fixed pairs' integer programme: its nodes a row (0: not solved)
         self._minimal = {}  # by need (this season's needs)
         self.kept = _kept(tuple(values), tuple(pts), legs, self.per_place)
 

@@ -888,3 +888,28 @@ def test_denser_club_rows_are_decided_by_the_relaxation_over_every_pair(monkeypa
     narrow = reach(rows, [1, 1, 1], pairs=True)
     assert sum(r.worst_exact for r in full) > sum(r.worst_exact for r in narrow)
     _assert_consistent(full, narrow)
+
+
+def test_the_integer_programme_decides_the_pair_rows_the_budget_leaves_open():
+    # the background refinement (exact_nodes): with no budget for the search leg by leg half the pair rows
+    # keep a bound; the integer programme decides every one, and its worst is the full search's
+    rows = rank_pairs(_field(16, 2, seed=1, pairs=8))
+    full = reach(rows, [1, 1, 1], pairs=True)
+    open_rows = reach(rows, [1, 1, 1], pairs=True, pair_search_budget=0)
+    refined = reach(rows, [1, 1, 1], pairs=True, pair_search_budget=0, exact_nodes=500)
+    assert all(r.worst_exact for r in full) and all(r.worst_exact for r in refined)
+    assert sum(not r.worst_exact for r in open_rows) >= len(rows) // 3
+    assert [(r.entrant, r.best, r.worst) for r in refined] == [(r.entrant, r.best, r.worst) for r in full]
+    _assert_consistent(refined, open_rows)
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pair_seasons())
+def test_pair_reach_refined_by_the_integer_programme_equals_brute_force(season):
+    histories, weights, best_n = season
+    standings = rank_pairs(_pair_events(histories), table=TABLE)
+    expected = _pair_brute(standings, weights, best_n)
+    for r in reach(standings, weights, best_n, TABLE, pairs=True, pair_search_budget=0, exact_nodes=200):
+        assert r.worst_exact
+        assert [r.best, r.worst] == expected[r.entrant], r.entrant

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from scoring import cup_reach_legs_lp
 from scoring.cup_reach_legs import by_legs, by_search, carried, clashing, fitted, is_outcome, placed, playable
-from scoring.cup_reach_legs_lp import DIVES, by_relaxation, odd_sets, upper_bound
+from scoring.cup_reach_legs_lp import DIVES, by_relaxation, exact, odd_sets, upper_bound
 
 PAIRS = [frozenset(p) for p in ("ab", "ac", "ad", "bc", "bd", "cd", "ef", "ae")]
 
@@ -493,3 +493,30 @@ def test_the_bound_leg_by_leg_is_the_relaxation_rounded_down(problem):
     assert full.getModelStatus() == highspy.HighsModelStatus.kOptimal
     most = -full.getInfo().objective_function_value
     assert int(most + 1e-6) <= upper_bound(entrants, minimal, legs, cap, len(values)) <= int(most + 0.01)
+
+
+@settings(max_examples=150, deadline=None)
+@given(problems())
+def test_the_integer_programme_finds_the_most_that_can_pass_and_proves_it(problem):
+    # the background refinement's step: its outcome is one that can happen, of brute force's most, and its
+    # bound is that most
+    entrants, values, legs, cap, _ = problem
+    entrants = entrants[: 4 if legs < 3 else 3]
+    minimal = _minimal_by_definition(values, legs)
+    taken, bound = exact(entrants, minimal, legs, cap, len(values), 1000)
+    most = _brute_most(entrants, values, legs, cap)
+    assert taken is not None and len(taken) == most == bound
+    _assert_an_outcome(entrants, values, legs, cap, most, placed(taken, legs, cap))
+
+
+def test_the_integer_programme_lets_nine_of_twelve_pass_and_no_more():
+    # the field of the two-million-node search above: nine pass at once, and HiGHS proves ten cannot
+    f = frozenset
+    entrants = [
+        (1, f("ad")), (5, f("fg")), (5, f("ef")), (8, f("cf")), (8, f("bh")), (9, f()), (9, f()), (9, f()),
+        (10, f("fh")), (15, f("eh")), (18, f("bf")), (20, f("de")),
+    ]  # fmt: skip
+    values = [12, 7, 5, 4, 2, 1]
+    taken, bound = exact(entrants, _minimal_by_definition(values, 3), 3, 1, len(values), 1000)
+    assert taken is not None and len(taken) == bound == 9
+    assert is_outcome(taken, entrants, 3, 1, len(values), 9)
