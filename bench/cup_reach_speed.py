@@ -17,6 +17,8 @@ It also prints, one run each, the fixed pairs of three club-sized seasons (80, 6
      players in events of 16 pairs: the fixed pairs' reach, its time and the pair rows exact)
      .venv/bin/python bench/cup_reach_speed.py --dense 2  (the same for denser clubs: 24 players in 6
      events of 12 pairs, 32 players in 8 events of 16 pairs)
+     ... --clubs N --exact 1000 or --dense N --exact 1000  (also the background refinement of cup/reach.py
+     with 1,000 branch-and-cut nodes a row where rows are left a bound: its time and exact rows)
 """
 
 from __future__ import annotations
@@ -141,10 +143,12 @@ CLUB_SIZES = ((40, 3, 16), (48, 3, 16), (64, 3, 16), (64, 2, 16), (80, 3, 16))  
 DENSE_SIZES = ((24, 6, 12), (32, 8, 16))
 
 
-def clubs(count: int, sizes=CLUB_SIZES) -> None:
+def clubs(count: int, sizes=CLUB_SIZES, exact_nodes: int = 0) -> None:
     """Club-sized seasons 1..count of :func:`club_season` in each of ``sizes``, 3 legs left: the fixed
-    pairs' reach, one run each: its time and the pair rows with an exact worst, per season and in all."""
-    total_ms, exact, rows = 0.0, 0, 0
+    pairs' reach, one run each: its time and the pair rows with an exact worst, per season and in all.
+    ``exact_nodes``: also the background refinement's computation (``cup/reach.py``) where rows are left a
+    bound, its time and exact rows beside (the request-time figures are the reference)."""
+    total_ms, exact, rows, refined_ms, refined = 0.0, 0, 0, 0.0, 0
     for seed in range(1, count + 1):
         for n_players, played, n_pairs in sizes:
             pair_rows = rank_pairs(club_season(n_players, played, n_pairs, seed=seed))
@@ -152,12 +156,24 @@ def clubs(count: int, sizes=CLUB_SIZES) -> None:
             total_ms += ms
             exact += sum(1 for r in got if r.worst_exact)
             rows += len(got)
-            print(
+            line = (
                 f"club season {seed:2d}, {n_players} players, {played} events of {n_pairs} pairs:"
                 f" {ms:7.1f} ms, exact worst {sum(1 for r in got if r.worst_exact)}/{len(got)}"
             )
+            if exact_nodes and not all(r.worst_exact for r in got):
+                run = lambda r=pair_rows: reach(r, [1, 1, 1], pairs=True, exact_nodes=exact_nodes)  # noqa: E731
+                ms, got = timed(run, runs=1)
+                line += f"; refined {ms / 1000:6.1f} s, exact worst {sum(1 for r in got if r.worst_exact)}/{len(got)}"
+                refined_ms += ms
+            refined += sum(1 for r in got if r.worst_exact)
+            print(line, flush=True)
     seasons = count * len(sizes)
     print(f"{seasons} club seasons: {total_ms / seasons:.0f} ms a season, pair rows exact: {exact}/{rows}")
+    if exact_nodes:
+        print(
+            f"refined ({exact_nodes} nodes a row): {refined_ms / seasons / 1000:.1f} s a season in the"
+            f" background, pair rows exact: {refined}/{rows}"
+        )
 
 
 def club_season(players: int, played: int, pairs: int, seed: int = 1):
@@ -181,9 +197,10 @@ def small_season(players: int):
 if __name__ == "__main__":
     if "--seeds" in sys.argv:
         seeds(int(sys.argv[sys.argv.index("--seeds") + 1]))
-    elif "--clubs" in sys.argv:
-        clubs(int(sys.argv[sys.argv.index("--clubs") + 1]))
-    elif "--dense" in sys.argv:
-        clubs(int(sys.argv[sys.argv.index("--dense") + 1]), DENSE_SIZES)
+    elif "--clubs" in sys.argv or "--dense" in sys.argv:
+        dense = "--dense" in sys.argv
+        count = int(sys.argv[sys.argv.index("--dense" if dense else "--clubs") + 1])
+        nodes = int(sys.argv[sys.argv.index("--exact") + 1]) if "--exact" in sys.argv else 0
+        clubs(count, DENSE_SIZES if dense else CLUB_SIZES, nodes)
     else:
         main()

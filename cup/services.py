@@ -32,11 +32,11 @@ from decimal import Decimal
 from django.db import transaction
 from django.db.models import Count, Q, Sum
 
+from cup import reach
 from cup.models import ClubFine, CupEvent, SeasonCupSettings, default_weight
 from lib import caching
 from registry.models import Club, Player, Season, SeasonClub, Transfer
 from scoring import cup as cup_core
-from scoring import cup_reach
 from tournaments.models import Event
 from tournaments.readmodel import snapshot as readmodel
 
@@ -51,7 +51,9 @@ def cup_key(season_id: int) -> str | None:
 
 
 def cup_keys(season_ids) -> dict[int, str]:
-    """:func:`cup_key` of several seasons in one query (the archive's pages read many seasons' cups)."""
+    """:func:`cup_key` of several seasons in one query (the archive's pages read many seasons' cups), each
+    with the season's refinement counter of its reach (``cup.reach``: read from the shared cache, 0 when
+    it does not answer), so that a refined reach makes a new key."""
     rows = (
         Season.objects.filter(pk__in=list(season_ids))
         .annotate(
@@ -60,7 +62,12 @@ def cup_keys(season_ids) -> dict[int, str]:
         )
         .values_list("pk", "cup_version", "best_n", "total", "counted")
     )
-    return {pk: f"{pk}:{version}:{best_n}:{total or 0}:{counted}" for pk, version, best_n, total, counted in rows}
+    rows = list(rows)
+    gens = caching.counters([reach.gen_key(row[0]) for row in rows])
+    return {
+        pk: f"{pk}:{version}:{best_n}:{total or 0}:{counted}:r{gens[reach.gen_key(pk)]}"
+        for pk, version, best_n, total, counted in rows
+    }
 
 
 # --------------------------------------------------------------------------------------------------
@@ -329,7 +336,9 @@ def event_cup(event) -> EventCup | None:
     if counted is None:
         return None
     table = cup_settings(event.season_id)
-    points = {place: cup_core.place_points(place, counted.weight, table) for place in range(1, len(table) + 1)}
+    points = {
+        place: cup_core.place_points(place, counted.weight, table) for place in range(1, len(table) + 1)
+    }
     return EventCup(counted.weight_label, points)
 
 
@@ -375,8 +384,9 @@ def compute_season_cup(season: Season) -> SeasonCup:
     )
     cells = _Cells(facts, clubs, players)
     left = legs_left(facts)
-    prows = _with_reach(_player_rows(player_rows, players, season_clubs, cells), player_rows, left, season.best_n,
-                        table, pairs=False)
+    prows = _with_reach(
+        season, _player_rows(player_rows, players, season_clubs, cells), player_rows, left, table, pairs=False
+    )
     by_player = {r.player.pk: r for r in prows}
     # Club names are unique (Club.name), so the core can key clubs by name.
     ranking = cup_core.rank_clubs(
@@ -388,8 +398,11 @@ def compute_season_cup(season: Season) -> SeasonCup:
         table=tuple(table),
         columns=cells.columns,
         players=tuple(prows),
-        pairs=tuple(_with_reach(list(_pair_rows(pair_rows, players, cells)), pair_rows, left, season.best_n,
-                                table, pairs=True)),
+        pairs=tuple(
+            _with_reach(
+                season, list(_pair_rows(pair_rows, players, cells)), pair_rows, left, table, pairs=True
+            )
+        ),
         clubs=_club_rows(ranking, season_clubs, by_player),
         unknown_club=tuple(by_player[int(s.entrant)] for s in ranking.unknown_club),
         transfers=tuple(TransferNote(t, season_clubs.get(t.player_id)) for t in transfers),
@@ -403,14 +416,19 @@ def legs_left(facts: Sequence[EventFacts]) -> list[Decimal]:
     return [f.weight for f in facts if f.event.finished_at is None]
 
 
-def _with_reach(rows: list[Row], standings, weights, best_n, table, *, pairs: bool) -> list[Row]:
-    """The rows with their best and worst reachable positions (computed here, so cached with the cup)."""
+def _with_reach(season, rows: list[Row], standings, weights, table, *, pairs: bool) -> list[Row]:
+    """The rows with their best and worst reachable positions (``cup.reach``: from the caches, else computed
+    here; cached with the cup too)."""
     if not weights:
         return rows
-    found = {r.entrant: r for r in cup_reach.reach(standings, weights, best_n, table, pairs=pairs)}
+    found = reach.reach(season.pk, standings, weights, season.best_n, table, pairs=pairs)
     return [
-        replace(row, best=found[s.entrant].best, worst=found[s.entrant].worst,
-                worst_exact=found[s.entrant].worst_exact)
+        replace(
+            row,
+            best=found[s.entrant].best,
+            worst=found[s.entrant].worst,
+            worst_exact=found[s.entrant].worst_exact,
+        )
         for row, s in zip(rows, standings, strict=True)
     ]
 
@@ -420,8 +438,13 @@ class _Cells:
 
     def __init__(self, facts, clubs: dict, players: dict):
         self.columns = tuple(
-            Column(number=i, event=f.event, weight=f.weight, placed=f.results is not None,
-                   entries=len(f.results or ()))
+            Column(
+                number=i,
+                event=f.event,
+                weight=f.weight,
+                placed=f.results is not None,
+                entries=len(f.results or ()),
+            )
             for i, f in enumerate(facts, start=1)
         )
         self.column_of = {f.key: i for i, f in enumerate(facts)}
@@ -432,7 +455,9 @@ class _Cells:
                     self.result_of[(f.key, p)] = r
         self.clubs, self.players = clubs, players
 
-    def __call__(self, standing: cup_core.Standing, player_id: int, *, partner: bool) -> tuple[Cell | None, ...]:
+    def __call__(
+        self, standing: cup_core.Standing, player_id: int, *, partner: bool
+    ) -> tuple[Cell | None, ...]:
         out: list[Cell | None] = [None] * len(self.columns)
         for e in standing.events:
             r = self.result_of[(e.event_id, player_id)]
@@ -470,8 +495,16 @@ def _pair_rows(pair_rows, players: dict, cells: _Cells) -> tuple[Row, ...]:
         )
         row_cells = cells(s, int(s.entrant[0]), partner=False)
         represented = {c.club.pk: c.club for c in row_cells if c is not None and c.club is not None}
-        out.append(Row(rank=s.rank, rank_label=label, standing=s, players=tuple(members), cells=row_cells,
-                       clubs=tuple(represented.values())))
+        out.append(
+            Row(
+                rank=s.rank,
+                rank_label=label,
+                standing=s,
+                players=tuple(members),
+                cells=row_cells,
+                clubs=tuple(represented.values()),
+            )
+        )
     return tuple(out)
 
 
@@ -523,7 +556,9 @@ def fines_by_club(season: Season) -> list[dict]:
     """Per club: its name, how many fines and their total, the largest total first."""
     totals: dict[str, dict] = {}
     for fine in season_fines(season):
-        row = totals.setdefault(fine.club.name, {"club": fine.club.name, "count": 0, "total": Decimal(0), "unpaid": Decimal(0)})
+        row = totals.setdefault(
+            fine.club.name, {"club": fine.club.name, "count": 0, "total": Decimal(0), "unpaid": Decimal(0)}
+        )
         row["count"] += 1
         row["total"] += fine.amount
         if fine.paid_on is None:

@@ -169,12 +169,33 @@ def get_many(keys: list[str]) -> dict[str, object]:
     return out
 
 
-def put(key: str, value) -> None:
+def put(key: str, value, timeout: int = TIMEOUT) -> None:
     """Keep a value computed outside :func:`versioned` (a batch), if it may be kept."""
     stats["computed"] += 1
     if not in_transaction() and cacheable(value):
-        cache.set(key, value, TIMEOUT)
+        cache.set(key, value, timeout)
         _local_set(key, value)
+
+
+# --- counters in the shared cache ---------------------------------------------------------------------
+
+
+def counters(keys: list[str]) -> dict[str, int]:
+    """The counters ``keys`` (:func:`bump`) as the shared cache holds them now, never this process's copy
+    (another process moves them); a counter never bumped, or a cache that does not answer, is 0."""
+    found = {} if in_transaction() else cache.get_many(keys)
+    return {k: found.get(k, 0) for k in keys}
+
+
+def bump(key: str) -> None:
+    """Add one to the counter ``key`` in the shared cache (kept without a timeout: it names entries that
+    may still be cached; 1 the first time). A cache that does not answer keeps nothing."""
+    if cache.add(key, 1, None):
+        return
+    try:
+        cache.incr(key)
+    except ValueError:  # gone meanwhile
+        cache.add(key, 1, None)
 
 
 # --- values remembered for a moment -------------------------------------------------------------------

@@ -68,6 +68,19 @@ def env_float(name: str, *, default: float, minimum: float = 0.0, maximum: float
     return value
 
 
+def env_int(name: str, *, default: int, minimum: int = 0, maximum: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        value = minimum - 1
+    if not minimum <= value <= maximum:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number from {minimum} to {maximum}.")
+    return value
+
+
 def env_url(name: str) -> str:
     """An http(s) address without a path beyond "/", or "" when unset."""
     raw = os.environ.get(name, "").strip()
@@ -76,7 +89,9 @@ def env_url(name: str) -> str:
     scheme, sep, rest = raw.partition("://")
     host = rest.split("/", 1)[0]
     if scheme.lower() not in ("http", "https") or not sep or not host or rest.strip("/") != host:
-        raise ImproperlyConfigured(f"{name}={raw!r} is not an address like http://192.168.1.20:8000 or https://tulokset.example.fi.")
+        raise ImproperlyConfigured(
+            f"{name}={raw!r} is not an address like http://192.168.1.20:8000 or https://tulokset.example.fi."
+        )
     return f"{scheme.lower()}://{host}"
 
 

@@ -30,6 +30,7 @@ from lib.env import (
     env_bool,
     env_choice,
     env_float,
+    env_int,
     env_list,
     env_url,
 )
@@ -122,12 +123,18 @@ CACHES = {"default": cache_from_env(BASE_DIR, DATABASES)}
 # The rules' two switches (RULES.md §3 and §4), passed explicitly into the rules engine:
 # an overwhelming points win is read on the winner's total (the Decision) or on the margin;
 # the first standings step is match points (the Decision) or match wins.
-TUPPI_OVERWHELMING_RULE = env_choice("TUPPI_OVERWHELMING_RULE", ("winner_total", "margin"), default="winner_total")
+TUPPI_OVERWHELMING_RULE = env_choice(
+    "TUPPI_OVERWHELMING_RULE", ("winner_total", "margin"), default="winner_total"
+)
 # Live pages (tournaments/readmodel/live.py): how long a process remembers an event's version before it asks again
 # (a poll then costs no query; a change shows within that moment), and whether a change computes the
 # event's new snapshot as it commits, in the saving request, so that no poll waits for it.
 TUPPI_HEAD_SECONDS = env_float("TUPPI_HEAD_SECONDS", default=0.25, maximum=5)
 TUPPI_PREBUILD = env_bool("TUPPI_PREBUILD", default=True)
+# The cup's "what do I need" (cup/reach.py): where the request-time computation leaves a fixed pair's worst
+# a bound, an integer programme of at most this many branch-and-cut nodes a row decides it in a background
+# thread, kept in the caches; 0 turns it off.
+TUPPI_CUP_REACH_EXACT_NODES = env_int("TUPPI_CUP_REACH_EXACT_NODES", default=1000, maximum=1_000_000)
 
 # The address printed links and QR codes give (a venue laptop's on the local network, or the public
 # site); empty: the host each page was requested from.
