@@ -34,7 +34,8 @@ relaxations have 3,000-4,000 columns, of which a fifth to a third come in; HiGHS
 every column there, 3-5 ms so, its rounds of pricing included). The first
 solution's amounts also order the options of the depth-first search (``scoring.cup_reach_legs.by_search``)
 where the branching fails. :func:`upper_bound` maximises the options taken and proves its bound from the
-dual prices in integers.
+dual prices in integers. :func:`exact` maximises them with whole amounts (HiGHS's branch and cut), for the
+cup's background refinement of the rows the rest leaves a bound.
 """
 
 from __future__ import annotations
