@@ -27,6 +27,7 @@ import random
 import statistics
 import sys
 import time
+from decimal import Decimal
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -109,6 +110,17 @@ def main() -> None:
         print(
             f"reach, {len(small)} players, {legs} leg(s) left: {ms:8.1f} ms  exact worst: {exact}/{len(got)}"
         )
+    # legs of different weights (the summer event, a half, among the legs left): not the pooled model but
+    # the place-vector search within its budgets, so the worst is mostly a bound
+    half = Decimal("0.5")
+    for legs in ([1, 1, half], [1, half]):
+        for kind, entrants in (("players", rows), ("fixed pairs", pair_rows)):
+            ms, got = timed(lambda e=entrants, w=legs, p=kind != "players": reach(e, w, pairs=p), runs=1)
+            exact = sum(1 for r in got if r.worst_exact)
+            print(
+                f"reach, {kind} ({len(entrants)}), legs {', '.join(str(w) for w in legs)}: {ms:8.1f} ms"
+                f"  exact worst: {exact}/{len(got)}"
+            )
 
 
 def seeds(count: int) -> None:
