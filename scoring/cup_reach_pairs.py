@@ -57,8 +57,8 @@ class FixedPairs:
                 # searched again: every stage where the bound is lower, else only the wide one
                 if served < high and self._by_search(i, members, high, wide=True, narrow=lowered):
                     served = high
-            if served < high and self.pooled.exact_nodes:
-                served, high = self._exact(i, members, served, high)
+        if served < high and self.pooled.exact_nodes:  # the background refinement's last step
+            served, high = self._exact(i, members, served, high)
         return free + served, free + high, served == high
 
     def _exact(self, i, members, served, high) -> tuple[int, int]:
